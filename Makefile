@@ -1,0 +1,45 @@
+# ASGST: OpenJDK 25.0.3 with the Asynchronous Stack Trace API.
+#
+#   make images            the JDK image (configures first when needed)
+#   make hotspot           libjvm only, fastest while iterating on the VM
+#   make test              all ASGST jtreg tests and gtests (the fast tier)
+#   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
+#   make <target>          any other target of OpenJDK's make, in the workspace
+#
+# Everything runs inside the build environment chosen by ./configure.
+
+SHELL := /bin/bash
+CONFIG := .asgst-config
+ASGST_DIR := make/asgst
+
+-include $(CONFIG)
+
+JDK_DIR = $(ASGST_WORKSPACE)/jdk
+IN_ENV := $(ASGST_DIR)/in-env
+UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
+
+# The ASGST fast tier: the jtreg group and every gtest whose suite starts with asgst.
+ASGST_TESTS := hotspot_asgst gtest:asgst
+TEST ?= $(ASGST_TESTS)
+
+.PHONY: configure prepare images hotspot test test-image clean-workspace
+
+# make reads this file before anything else: configure with the defaults if needed.
+$(CONFIG):
+	./configure
+
+Makefile: ;
+
+prepare: $(CONFIG)
+	@$(ASGST_DIR)/prepare.sh
+
+images hotspot test-image: prepare
+	$(UPSTREAM_MAKE) $@
+
+test: prepare
+	@$(ASGST_DIR)/run-tests.sh "$(TEST)"
+
+# Any other target goes to OpenJDK's make in the workspace.
+.DEFAULT:
+	@$(ASGST_DIR)/prepare.sh
+	$(UPSTREAM_MAKE) $@

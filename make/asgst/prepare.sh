@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Brings everything a build needs up to date, doing only what is missing or changed:
+# the build environment, the workspace tree, and OpenJDK's configure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+load_config
+
+if [ "$ASGST_ENV" = debian13 ]; then
+  "$ASGST_REPO/make/asgst/build-env.sh" "$ASGST_ENV_DIR"
+fi
+"$ASGST_REPO/make/asgst/sync-workspace.sh"
+
+jdk="$ASGST_WORKSPACE/jdk"
+conf_dir="$jdk/build/$ASGST_CONF"
+args=(
+  --with-conf-name="$ASGST_CONF"
+  --with-boot-jdk="$ASGST_BOOT_JDK"
+  --with-debug-level="$ASGST_DEBUG_LEVEL"
+  --with-native-debug-symbols=none
+  --with-jvm-variants=server
+  --disable-warnings-as-errors
+  --enable-ccache
+  --with-version-build=9 --with-version-pre= --with-version-opt=asgst
+  --with-gtest=/usr/src/googletest
+  --with-jtreg=/usr/share/jtreg
+  # The tarball lacks the bundled copies of these libraries: use the system's.
+  --with-zlib=system --with-giflib=system --with-libpng=system --with-libjpeg=system
+  --with-extra-cflags=-I/usr/include/PCSC
+)
+wanted="${args[*]}"
+if [ -f "$conf_dir/spec.gmk" ] && [ "$(cat "$conf_dir/asgst-configure-args" 2>/dev/null)" = "$wanted" ]; then
+  exit 0
+fi
+info "running OpenJDK's configure for $ASGST_CONF"
+mkdir -p "$ASGST_WORKSPACE/ccache"
+(cd "$jdk" && "$ASGST_REPO/make/asgst/in-env" bash configure "${args[@]}") > "$ASGST_WORKSPACE/configure-$ASGST_CONF.log" 2>&1 ||
+  { tail -30 "$ASGST_WORKSPACE/configure-$ASGST_CONF.log" >&2; die "OpenJDK's configure failed (log: $ASGST_WORKSPACE/configure-$ASGST_CONF.log)"; }
+echo "$wanted" > "$conf_dir/asgst-configure-args"
+info "configured $conf_dir"

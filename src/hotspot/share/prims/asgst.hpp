@@ -1,0 +1,34 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#ifndef SHARE_PRIMS_ASGST_HPP
+#define SHARE_PRIMS_ASGST_HPP
+
+#include "memory/allStatic.hpp"
+
+// The VM side of the Asynchronous Stack Trace API (profile.h). The exported
+// functions live in asgst.cpp; each concern has its own asgst*.cpp file.
+class Asgst : AllStatic {
+ public:
+  // The optional parts of the API (enum ASGST_Capabilities) that this VM
+  // implements. Constant for the VM's life.
+  static int capabilities();
+};
+
+#endif // SHARE_PRIMS_ASGST_HPP

@@ -1,0 +1,220 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.  The ASGST authors designate
+ * this particular file as subject to the "Classpath" exception as provided
+ * in the LICENSE file that accompanied this code.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * profile.h: the Asynchronous Stack Trace API (ASGST).
+ *
+ * An API for profilers to walk the Java and native frames of a thread: from a
+ * signal handler, from a separate thread that keeps the walked thread halted,
+ * or at the walked thread's next safepoint poll (the safepoint queue). Methods
+ * and classes are named by ASGST_Method and ASGST_Class, whose information can
+ * be read without jmethodIDs, even inside a signal handler.
+ *
+ * Every function is exported from libjvm: link with -ljvm or look the names up
+ * with dlsym. Functions marked "signal safe" take no lock and allocate nothing.
+ * The full contract is in the ASGST documentation (doc/asgst.md).
+ */
+
+#ifndef _JAVA_PROFILE_H_
+#define _JAVA_PROFILE_H_
+
+#include "jni.h"
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Opaque handles. */
+typedef struct _ASGST_Method* ASGST_Method;      /* a Java method (replaces jmethodID) */
+typedef struct _ASGST_Class* ASGST_Class;        /* a Java class (replaces jclass) */
+typedef struct _ASGST_Iterator ASGST_Iterator;   /* a stack walk in progress */
+typedef struct _ASGST_Queue ASGST_Queue;         /* a thread's safepoint queue */
+
+/* Walk options, a bit set. Unknown bits are ignored. */
+enum ASGST_Options {
+  ASGST_INCLUDE_NON_JAVA_FRAMES   = 1,  /* report C/C++ frames (stubs included) */
+  ASGST_INCLUDE_C_FRAMES          = 1,  /* the JEP 435 name of the same bit */
+  ASGST_INCLUDE_NON_JAVA_THREADS  = 2,  /* walk GC, compiler and other VM threads too */
+  ASGST_WALK_DURING_UNSAFE_STATES = 4,  /* best-effort walk in states that are unsafe */
+  ASGST_WALK_SAME_THREAD          = 8,  /* the ucontext belongs to the calling thread */
+  ASGST_END_ON_FIRST_JAVA_FRAME   = 16, /* stop after the first Java frame */
+  ASGST_INCLUDE_CARRIER_FRAMES    = 32  /* continue into a virtual thread's carrier */
+};
+
+/* The kind of a trace: what the walked thread was doing. */
+enum ASGST_TRACE_KIND {
+  ASGST_JAVA_TRACE    = 1,
+  ASGST_CPP_TRACE     = 2,
+  ASGST_GC_TRACE      = 4,
+  ASGST_DEOPT_TRACE   = 8,
+  ASGST_UNKNOWN_TRACE = 32
+};
+
+/* The type of a frame. */
+enum ASGST_FrameTypeId {
+  ASGST_FRAME_JAVA         = 1, /* interpreted or compiled Java frame */
+  ASGST_FRAME_JAVA_INLINED = 2, /* a scope inlined into a compiled frame */
+  ASGST_FRAME_JAVA_NATIVE  = 3, /* a native method's wrapper, Java calling C */
+  ASGST_FRAME_NON_JAVA     = 4  /* any other frame: C/C++, stubs, VM code */
+};
+
+/*
+ * Errors. Functions that return a kind or a count return one of these when
+ * they fail. Values below -16 are implementation specific and documented in
+ * doc/asgst.md.
+ */
+enum ASGST_Error {
+  ASGST_NO_FRAME            =  0, /* the walk came to its end */
+  ASGST_NO_THREAD           = -1, /* no (Java) thread to walk */
+  ASGST_THREAD_EXIT         = -2, /* the thread is exiting */
+  ASGST_UNSAFE_STATE        = -3, /* the thread or VM is in a state unsafe to walk */
+  ASGST_NO_TOP_JAVA_FRAME   = -4, /* no Java frame at the top of the stack */
+  ASGST_ENQUEUE_NO_QUEUE    = -5, /* no queue given */
+  ASGST_ENQUEUE_FULL_QUEUE  = -6, /* the queue is full */
+  ASGST_ENQUEUE_OTHER_ERROR = -7, /* enqueueing failed for another reason */
+  ASGST_WRONG_STATE         = -8, /* the thread state is not among the accepted ones */
+  ASGST_WRONG_KIND          = -9  /* the trace kind is not among the accepted ones */
+};
+
+/* Optional parts of the API; ASGST_Capabilities() reports those that work. */
+enum ASGST_Capabilities {
+  ASGST_REGISTER_QUEUE = 1, /* the safepoint queue functions */
+  ASGST_MARK_FRAME     = 2  /* frame marking */
+};
+
+/* One frame, as the iterator reports it. */
+typedef struct {
+  uint8_t type;        /* an ASGST_FrameTypeId */
+  int comp_level;      /* 0 interpreted, 1..4 HotSpot's tiers, -1 unknown */
+  int bci;             /* bytecode index, -1 if not available (native frames) */
+  ASGST_Method method; /* the method, or null for non-Java frames */
+  void* pc;            /* program counter in this frame */
+  void* sp;            /* stack pointer of this frame, may be null */
+  void* fp;            /* frame pointer of this frame, may be null */
+} ASGST_Frame;
+
+/* JEP 435's compact frame records: 16 bytes on 64-bit platforms. */
+typedef struct {
+  uint8_t type;        /* ASGST_FRAME_JAVA, _JAVA_INLINED or _JAVA_NATIVE */
+  int8_t comp_level;   /* as in ASGST_Frame */
+  uint16_t bci;        /* bytecode index, 65535 if not available or >= 65535 */
+  ASGST_Method method;
+} ASGST_JavaFrame;
+
+typedef struct {
+  uint8_t type;        /* ASGST_FRAME_NON_JAVA */
+  void* pc;            /* program counter, may be null */
+} ASGST_NonJavaFrame;
+
+typedef union {
+  uint8_t type;        /* tells which member is valid */
+  ASGST_JavaFrame java_frame;
+  ASGST_NonJavaFrame non_java_frame;
+} ASGST_CallFrame;
+
+/* The trace that AsyncGetStackTrace fills in. */
+typedef struct {
+  JNIEnv* env_id;          /* the walked thread's JNIEnv */
+  jint num_frames;         /* number of frames, or an ASGST_Error (< 0) */
+  uint8_t kind;            /* in: accepted kinds if non-zero; out: the trace kind */
+  jint state;              /* in: accepted JVMTI thread states if non-zero; out: the state */
+  ASGST_CallFrame* frames; /* caller-allocated, depth entries; callee first */
+  void* frame_info;        /* reserved, null */
+} ASGST_CallTrace;
+
+/* Called with an iterator that is valid only during the call. */
+typedef void (*ASGST_IteratorHandler)(ASGST_Iterator* iterator, void* arg);
+
+/* Method information; the caller provides the string buffers and their sizes. */
+typedef struct {
+  ASGST_Class klass;
+  char* method_name;
+  jint method_name_length;
+  char* signature;
+  jint signature_length;
+  char* generic_signature;
+  jint generic_signature_length;
+  jint modifiers;
+  jint idnum;              /* class-local id, unchanged by redefinition */
+  jlong class_idnum;       /* VM-wide class id, unchanged by redefinition */
+} ASGST_MethodInfo;
+
+/* Class information, like ASGST_MethodInfo. */
+typedef struct {
+  char* class_name;
+  jint class_name_length;
+  char* generic_class_name;
+  jint generic_class_name_length;
+  jint modifiers;
+  jlong idnum;             /* VM-wide class id, unchanged by redefinition */
+} ASGST_ClassInfo;
+
+/* One entry of a method's line number table. */
+typedef struct {
+  jint start_bci;
+  jint line_number;
+} ASGST_MethodLineNumberEntry;
+
+/*
+ * Called before the ids of a class and its methods become invalid: when the
+ * class is unloaded, or (redefined == true) when an old version of a redefined
+ * class is freed. May run concurrently on several threads.
+ */
+typedef void (*ASGST_ClassUnloadHandler)(ASGST_Class klass, ASGST_Method* methods,
+                                         int count, bool redefined, void* arg);
+
+/* What a signal handler captured for the safepoint queue. */
+typedef struct {
+  void* pc;
+  void* sp;
+  void* fp;
+  void* bcp;               /* bytecode pointer of an interpreted top frame, or null */
+  void* arg;               /* the profiler's argument; the only field it may change */
+} ASGST_QueueElement;
+
+typedef struct {
+  jint size;               /* number of elements in the queue */
+  jint capacity;           /* number of elements the queue can hold */
+  jint attempts;           /* enqueue attempts since the queue was last processed */
+} ASGST_QueueSizeInfo;
+
+/* Called at a safepoint for each queue element, in insertion order. */
+typedef void (*ASGST_Handler)(ASGST_Iterator* iterator, void* queue_arg, void* arg);
+
+/* Called at a safepoint before or after a non-empty queue is processed. */
+typedef void (*ASGST_OnQueueSafepointHandler)(ASGST_Queue* queue, ASGST_Iterator* iterator,
+                                              void* arg);
+
+/*
+ * Returns the optional parts of the API that this VM implements, a bit set of
+ * enum ASGST_Capabilities. Calling a function of a part that is missing is
+ * undefined. Signal safe; may be called at any time, also before the VM has
+ * been created.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_Capabilities(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _JAVA_PROFILE_H_ */
