@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs tests with OpenJDK's make in the workspace (which first brings the JDK image
+# and the test image up to date), then prints one line: "N passed, N failed".
+# Failed counts jtreg failures and errors, gtest failures, skipped tests, and test
+# selections that ran nothing. Exits non-zero unless everything passed.
+# Usage: run-tests.sh "TEST..."
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+load_config
+
+tests=${1:?usage: run-tests.sh TEST...}
+summary="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/test-results/test-summary.txt"
+rm -f "$summary"   # never read a previous run's results
+
+"$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" CONF="$ASGST_CONF" test TEST="$tests"
+status=$?
+
+if [ ! -f "$summary" ]; then
+  echo "asgst: no test results: the build or the test run failed before reporting (exit $status)"
+  echo "0 passed, 0 failed"
+  exit 1
+fi
+# Rows: [>>] NAME TOTAL PASS FAIL ERROR SKIP [<<]; long names stand on a line of their own.
+read -r passed failed empty <<<"$(awk '
+  NF >= 5 && $(NF) ~ /^[0-9]+$|^<<$/ {
+    n = ($NF == "<<") ? NF - 1 : NF
+    if ($(n-4) !~ /^[0-9]+$/) next
+    pass += $(n-3); fail += $(n-2) + $(n-1) + $n
+    if ($(n-4) == 0) empty++
+  }
+  END { printf "%d %d %d\n", pass, fail, empty }' "$summary")"
+if [ "$empty" -gt 0 ]; then
+  echo "asgst: $empty test selection(s) ran no test at all; counted as failed"
+  failed=$((failed + empty))
+fi
+echo "$passed passed, $failed failed"
+[ "$status" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

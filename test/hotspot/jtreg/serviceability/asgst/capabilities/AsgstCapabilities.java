@@ -1,0 +1,64 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test
+ * @summary ASGST_Capabilities is exported by libjvm, callable through the
+ *          installed profile.h from an agent before the VM starts and from
+ *          Java code later, and reports only the optional parts that exist.
+ * @requires os.family == "linux"
+ * @run main/othervm/native -agentlib:AsgstCapabilities AsgstCapabilities
+ */
+public class AsgstCapabilities {
+    static {
+        System.loadLibrary("AsgstCapabilities");
+    }
+
+    // enum ASGST_Capabilities in profile.h
+    static final int REGISTER_QUEUE = 1;
+    static final int MARK_FRAME = 2;
+    // Neither the safepoint queue nor frame marking is implemented yet; the
+    // change that adds one must update this expectation.
+    static final int IMPLEMENTED = 0;
+
+    private static native boolean agentLoaded();
+    private static native int capabilitiesAtAgentLoad();
+    private static native int capabilitiesNow();
+    private static native String libraryDefiningCapabilities();
+
+    public static void main(String[] args) {
+        check(agentLoaded(), "Agent_OnLoad did not run");
+        int atLoad = capabilitiesAtAgentLoad();
+        int now = capabilitiesNow();
+        check(atLoad == now, "capabilities changed from " + atLoad + " at agent load to " + now);
+        check((now & ~(REGISTER_QUEUE | MARK_FRAME)) == 0, "unknown capability bits in " + now);
+        check(now == IMPLEMENTED, "capabilities " + now + ", expected " + IMPLEMENTED);
+
+        String library = libraryDefiningCapabilities();
+        check(library != null && library.endsWith("/libjvm.so"),
+              "ASGST_Capabilities is not resolved from libjvm.so but from " + library);
+        System.out.println("ASGST_Capabilities() = " + now + " from " + library);
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new RuntimeException(message);
+        }
+    }
+}

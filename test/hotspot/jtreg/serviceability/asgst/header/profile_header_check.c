@@ -1,0 +1,137 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * Compiled by AsgstHeaderCompiles as C and as C++ with -Wall -Wextra -pedantic
+ * -Werror: profile.h must stand alone (it is the first and only include) and
+ * its constants and layouts must be those of the specification.
+ */
+#include <profile.h>
+
+#define ASGST_CHECK(name, condition) typedef char asgst_check_##name[(condition) ? 1 : -1]
+
+ASGST_CHECK(option_non_java_frames, ASGST_INCLUDE_NON_JAVA_FRAMES == 1);
+ASGST_CHECK(option_c_frames, ASGST_INCLUDE_C_FRAMES == ASGST_INCLUDE_NON_JAVA_FRAMES);
+ASGST_CHECK(option_non_java_threads, ASGST_INCLUDE_NON_JAVA_THREADS == 2);
+ASGST_CHECK(option_unsafe_states, ASGST_WALK_DURING_UNSAFE_STATES == 4);
+ASGST_CHECK(option_same_thread, ASGST_WALK_SAME_THREAD == 8);
+ASGST_CHECK(option_first_java_frame, ASGST_END_ON_FIRST_JAVA_FRAME == 16);
+ASGST_CHECK(option_carrier_frames, ASGST_INCLUDE_CARRIER_FRAMES == 32);
+
+ASGST_CHECK(kind_java, ASGST_JAVA_TRACE == 1);
+ASGST_CHECK(kind_cpp, ASGST_CPP_TRACE == 2);
+ASGST_CHECK(kind_gc, ASGST_GC_TRACE == 4);
+ASGST_CHECK(kind_deopt, ASGST_DEOPT_TRACE == 8);
+ASGST_CHECK(kind_unknown, ASGST_UNKNOWN_TRACE == 32);
+
+ASGST_CHECK(frame_java, ASGST_FRAME_JAVA == 1);
+ASGST_CHECK(frame_java_inlined, ASGST_FRAME_JAVA_INLINED == 2);
+ASGST_CHECK(frame_java_native, ASGST_FRAME_JAVA_NATIVE == 3);
+ASGST_CHECK(frame_non_java, ASGST_FRAME_NON_JAVA == 4);
+
+ASGST_CHECK(error_no_frame, ASGST_NO_FRAME == 0);
+ASGST_CHECK(error_no_thread, ASGST_NO_THREAD == -1);
+ASGST_CHECK(error_thread_exit, ASGST_THREAD_EXIT == -2);
+ASGST_CHECK(error_unsafe_state, ASGST_UNSAFE_STATE == -3);
+ASGST_CHECK(error_no_top_java_frame, ASGST_NO_TOP_JAVA_FRAME == -4);
+ASGST_CHECK(error_no_queue, ASGST_ENQUEUE_NO_QUEUE == -5);
+ASGST_CHECK(error_full_queue, ASGST_ENQUEUE_FULL_QUEUE == -6);
+ASGST_CHECK(error_enqueue_other, ASGST_ENQUEUE_OTHER_ERROR == -7);
+ASGST_CHECK(error_wrong_state, ASGST_WRONG_STATE == -8);
+ASGST_CHECK(error_wrong_kind, ASGST_WRONG_KIND == -9);
+
+ASGST_CHECK(capability_queue, ASGST_REGISTER_QUEUE == 1);
+ASGST_CHECK(capability_mark_frame, ASGST_MARK_FRAME == 2);
+
+/* JEP 435: a compact frame costs what an AsyncGetCallTrace frame costs, two words. */
+ASGST_CHECK(call_frame_size, sizeof(ASGST_CallFrame) == 2 * sizeof(void*));
+ASGST_CHECK(java_frame_size, sizeof(ASGST_JavaFrame) == 2 * sizeof(void*));
+
+/* Every type and signature in use, as a profiler would write it. */
+static int frames_seen;
+
+void on_iterator(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame = { ASGST_FRAME_JAVA, 0, -1, NULL, NULL, NULL, NULL };
+  (void)iterator;
+  (void)arg;
+  frames_seen += frame.type;
+}
+
+void on_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool redefined, void* arg) {
+  (void)klass; (void)methods; (void)arg;
+  frames_seen += redefined ? count : 0;
+}
+
+void on_element(ASGST_Iterator* iterator, void* queue_arg, void* arg) {
+  (void)iterator; (void)queue_arg; (void)arg;
+}
+
+void on_queue(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
+  (void)queue; (void)iterator; (void)arg;
+}
+
+int use_every_type(void) {
+  ASGST_IteratorHandler iterator_handler = on_iterator;
+  ASGST_ClassUnloadHandler unload_handler = on_unload;
+  ASGST_Handler element_handler = on_element;
+  ASGST_OnQueueSafepointHandler queue_handler = on_queue;
+  ASGST_CallFrame frames[4];
+  ASGST_CallTrace trace;
+  char name[16];
+  ASGST_MethodInfo method_info;
+  ASGST_ClassInfo class_info;
+  ASGST_MethodLineNumberEntry line = { 0, 1 };
+  ASGST_QueueElement element = { NULL, NULL, NULL, NULL, NULL };
+  ASGST_QueueSizeInfo size_info = { 0, 0, 0 };
+  int (*capabilities)(void) = ASGST_Capabilities;
+
+  frames[0].java_frame.type = ASGST_FRAME_JAVA;
+  frames[0].java_frame.comp_level = 4;
+  frames[0].java_frame.bci = 65535;
+  frames[0].java_frame.method = NULL;
+  frames[1].non_java_frame.type = ASGST_FRAME_NON_JAVA;
+  frames[1].non_java_frame.pc = NULL;
+  trace.env_id = NULL;
+  trace.num_frames = 0;
+  trace.kind = ASGST_JAVA_TRACE;
+  trace.state = 0;
+  trace.frames = frames;
+  trace.frame_info = NULL;
+  method_info.klass = NULL;
+  method_info.method_name = name;
+  method_info.method_name_length = (jint)sizeof(name);
+  method_info.signature = NULL;
+  method_info.signature_length = 0;
+  method_info.generic_signature = NULL;
+  method_info.generic_signature_length = 0;
+  method_info.modifiers = 0;
+  method_info.idnum = 0;
+  method_info.class_idnum = 0;
+  class_info.class_name = name;
+  class_info.class_name_length = (jint)sizeof(name);
+  class_info.generic_class_name = NULL;
+  class_info.generic_class_name_length = 0;
+  class_info.modifiers = 0;
+  class_info.idnum = 0;
+  iterator_handler(NULL, &trace);
+  unload_handler(class_info.idnum == 0 ? method_info.klass : NULL, NULL, 0, false, NULL);
+  element_handler(NULL, element.arg, NULL);
+  queue_handler(NULL, NULL, NULL);
+  return capabilities() + frames[0].type + line.line_number + size_info.size + frames_seen;
+}
