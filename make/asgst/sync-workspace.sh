@@ -78,7 +78,7 @@ for p in "$ASGST_REPO"/make/patches/*.patch; do
       cp -p "$upstream/$f" "$stage/$f"
     fi
   done
-  patch -p1 -d "$stage" --quiet --forward --no-backup-if-mismatch -r - < "$p" ||
+  patch -p1 -d "$stage" --quiet --forward --fuzz=0 --no-backup-if-mismatch -r - < "$p" ||
     die "$(basename "$p") does not apply to the upstream source"
 done
 (cd "$ASGST_REPO" && find $(ls -d src test make 2>/dev/null) -type f ! -path 'make/asgst/*' ! -path 'make/patches/*' | sort) |
