@@ -19,7 +19,9 @@
 
 /* An agent that calls ASGST_Capabilities through the installed profile.h. */
 
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* for dladdr */
+#endif
 #include <dlfcn.h>
 #include <stddef.h>
 
