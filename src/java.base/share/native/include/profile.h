@@ -213,6 +213,42 @@ typedef void (*ASGST_OnQueueSafepointHandler)(ASGST_Queue* queue, ASGST_Iterator
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_Capabilities(void);
 
+/*
+ * Walks the calling thread's stack: creates an iterator positioned at its top
+ * Java frame and calls fun(iterator, arg). The iterator is valid only during
+ * that call. ucontext is the context a signal handler received; it may be null
+ * when the thread is not running Java code (in a native method, for example).
+ * Returns the trace kind (> 0), having called fun, or an ASGST_Error without
+ * calling it. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL
+ASGST_RunWithIterator(void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg);
+
+/*
+ * Stores the next frame in *frame. Returns 1 if there was one, ASGST_NO_FRAME
+ * at the end of the stack, or an error (< 0) when the walk cannot continue;
+ * the frames before remain valid. Signal safe. Typical use:
+ *
+ *   ASGST_Frame frame;
+ *   while (ASGST_NextFrame(iterator, &frame) == 1) { ... }
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_NextFrame(ASGST_Iterator* iterator, ASGST_Frame* frame);
+
+/* Moves the iterator back to its first frame. Signal safe. */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_RewindIterator(ASGST_Iterator* iterator);
+
+/*
+ * The iterator's state: 1 while frames may follow, else what ASGST_NextFrame
+ * returns next (ASGST_NO_FRAME for a null iterator). Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_State(ASGST_Iterator* iterator);
+
+/*
+ * The jmethodID of a method, created if needed; null for a null method. Not
+ * signal safe: call it from a thread attached to the VM, outside signal handlers.
+ */
+_JNI_IMPORT_OR_EXPORT_ jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method);
+
 #ifdef __cplusplus
 }
 #endif

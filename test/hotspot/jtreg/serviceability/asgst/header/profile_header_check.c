@@ -100,6 +100,11 @@ int use_every_type(void) {
   ASGST_QueueElement element = { NULL, NULL, NULL, NULL, NULL };
   ASGST_QueueSizeInfo size_info = { 0, 0, 0 };
   int (*capabilities)(void) = ASGST_Capabilities;
+  int (*run)(void*, int32_t, ASGST_IteratorHandler, void*) = ASGST_RunWithIterator;
+  int (*next)(ASGST_Iterator*, ASGST_Frame*) = ASGST_NextFrame;
+  void (*rewind)(ASGST_Iterator*) = ASGST_RewindIterator;
+  int (*state)(ASGST_Iterator*) = ASGST_State;
+  jmethodID (*to_jmethod_id)(ASGST_Method) = ASGST_MethodToJMethodID;
 
   frames[0].java_frame.type = ASGST_FRAME_JAVA;
   frames[0].java_frame.comp_level = 4;
@@ -133,5 +138,10 @@ int use_every_type(void) {
   unload_handler(class_info.idnum == 0 ? method_info.klass : NULL, NULL, 0, false, NULL);
   element_handler(NULL, element.arg, NULL);
   queue_handler(NULL, NULL, NULL);
-  return capabilities() + frames[0].type + line.line_number + size_info.size + frames_seen;
+  rewind(NULL);
+  if (to_jmethod_id(NULL) != NULL) {
+    return -1;
+  }
+  return run(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, iterator_handler, NULL) + next(NULL, NULL) + state(NULL) +
+         capabilities() + frames[0].type + line.line_number + size_info.size + frames_seen;
 }
