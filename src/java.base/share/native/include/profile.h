@@ -30,7 +30,8 @@
  *
  * Every function is exported from libjvm: link with -ljvm or look the names up
  * with dlsym. Functions marked "signal safe" take no lock and allocate nothing.
- * The full contract is in the ASGST documentation (doc/asgst.md).
+ * The contracts are documented in the ASGST sources' doc/ directory
+ * (doc/stack-walking.md for the walk).
  */
 
 #ifndef _JAVA_PROFILE_H_
@@ -81,7 +82,7 @@ enum ASGST_FrameTypeId {
 /*
  * Errors. Functions that return a kind or a count return one of these when
  * they fail. Values below -16 are implementation specific and documented in
- * doc/asgst.md.
+ * doc/stack-walking.md.
  */
 enum ASGST_Error {
   ASGST_NO_FRAME            =  0, /* the walk came to its end */

@@ -1,0 +1,133 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/* Samples one thread with a CPU-time timer and walks it in the SIGPROF handler. */
+
+#include <signal.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "profile.h"
+
+#define MAX_SAMPLES 20000
+
+typedef struct {
+  int kind;          /* result of ASGST_RunWithIterator */
+  int frames;        /* frames reported */
+  int end_state;     /* ASGST_State after the last frame */
+  ASGST_Method top;  /* method of the first frame */
+} Sample;
+
+static Sample samples[MAX_SAMPLES];
+static volatile int sample_count;
+static timer_t timer;
+
+static void record(ASGST_Iterator* iterator, void* arg) {
+  Sample* sample = (Sample*)arg;
+  ASGST_Frame frame;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (sample->frames == 0) {
+      sample->top = frame.method;
+    }
+    sample->frames++;
+  }
+  sample->end_state = ASGST_State(iterator);
+}
+
+static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
+  int index = __atomic_fetch_add(&sample_count, 1, __ATOMIC_RELAXED);
+  (void)signo; (void)info;
+  if (index < MAX_SAMPLES) {
+    Sample* sample = &samples[index];
+    sample->frames = 0;
+    sample->top = NULL;
+    sample->end_state = 1;
+    sample->kind = ASGST_RunWithIterator(ucontext, 0, record, sample);
+  }
+}
+
+JNIEXPORT void JNICALL
+Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
+  struct sigaction action;
+  struct sigevent event;
+  struct itimerspec spec;
+  (void)cls;
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  memset(&event, 0, sizeof(event));
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  memset(&spec, 0, sizeof(spec));
+  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
+  spec.it_value = spec.it_interval;
+  sample_count = 0;
+  if (sigaction(SIGPROF, &action, NULL) != 0 ||
+      timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0 ||
+      timer_settime(timer, 0, &spec, NULL) != 0) {
+    (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot start the SIGPROF timer");
+  }
+}
+
+JNIEXPORT jintArray JNICALL
+Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
+  struct sigaction ignore;
+  jmethodID hot = (*env)->GetStaticMethodID(env, cls, "hot", "(J)J");
+  int count, i, complete = 0, top_is_hot = 0;
+  int error_counts[32] = {0};
+  int most_frequent_error = 0;
+  jint result[4];
+  jintArray array;
+
+  timer_delete(timer);
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPROF, &ignore, NULL);
+
+  count = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
+  for (i = 0; i < count; i++) {
+    Sample* s = &samples[i];
+    int error = s->kind <= 0 ? s->kind : s->end_state;
+    if (s->kind == ASGST_JAVA_TRACE && s->frames > 0 && s->end_state == ASGST_NO_FRAME) {
+      complete++;
+    } else if (error < 0 && error > -32) {
+      error_counts[-error]++;
+    }
+    if (s->frames > 0 && ASGST_MethodToJMethodID(s->top) == hot) {
+      top_is_hot++;
+    }
+  }
+  for (i = 1; i < 32; i++) {
+    if (error_counts[i] > 0 && (most_frequent_error == 0 || error_counts[i] > error_counts[-most_frequent_error])) {
+      most_frequent_error = -i;
+    }
+  }
+  result[0] = count;
+  result[1] = complete;
+  result[2] = top_is_hot;
+  result[3] = most_frequent_error;
+  array = (*env)->NewIntArray(env, 4);
+  (*env)->SetIntArrayRegion(env, array, 0, 4, result);
+  return array;
+}
