@@ -18,7 +18,7 @@
  */
 
 // The exported functions of profile.h: argument checks, then a call into the
-// piece of the implementation that does the work. Nothing else lives here.
+// piece of the implementation that does the work.
 
 #include "oops/method.hpp"
 #include "prims/asgst.hpp"

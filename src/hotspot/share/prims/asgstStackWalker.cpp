@@ -167,7 +167,7 @@ bool AsgstStackWalker::report(const frame& f, ASGST_Frame* out) {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // takes the next one, as the debug info is recorded after the call.
     PcDesc* desc = nm->pc_desc_at(f.pc());
-    if (desc == nullptr && f.pc() == _top.pc()) {
+    if (desc == nullptr && _physical_frames == 0) {
       desc = nm->pc_desc_near(f.pc() + 1);
     }
     int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
