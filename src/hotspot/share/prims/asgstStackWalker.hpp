@@ -70,9 +70,7 @@ class AsgstStackWalker {
   int _physical_frames;     // physical frames visited so far
   int _state;
 
-  bool find_top_java_frame(void* ucontext);
   bool frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
-  bool is_java_frame(const frame& f) const;
   bool report(const frame& f, ASGST_Frame* out);
   bool report_interpreted(const frame& f, ASGST_Frame* out) const;
   bool report_scope(ASGST_Frame* out);
