@@ -22,14 +22,75 @@
 
 #include "oops/method.hpp"
 #include "prims/asgst.hpp"
+#include "prims/asgstCallTrace.hpp"
 #include "prims/asgstStackWalker.hpp"
+#include "prims/asgstThreadState.hpp"
+#include "prims/asgstThreadTable.hpp"
 #include "profile.h"
+#include "runtime/frame.inline.hpp"
 #include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
+#include "runtime/os.hpp"
 #include "runtime/thread.hpp"
 
 static AsgstStackWalker* walker_of(ASGST_Iterator* iterator) {
   return reinterpret_cast<AsgstStackWalker*>(iterator);
+}
+
+// Where the caller of an exported function stands, from that function's own
+// frame pointer: the top of the stack when a thread walks itself without a
+// context.
+static AsgstNativeFrame caller_frame(void* own_fp) {
+  intptr_t* fp = (intptr_t*)own_fp;
+  AsgstNativeFrame caller = { (address)fp[frame::return_addr_offset],
+                              fp + frame::sender_sp_offset,
+                              (intptr_t*)fp[frame::link_offset] };
+  return caller;
+}
+
+static AsgstNativeFrame context_frame(void* ucontext) {
+  AsgstNativeFrame f = { nullptr, nullptr, nullptr };
+  if (ucontext != nullptr) {
+    f.pc = os::fetch_frame_from_context(ucontext, &f.sp, &f.fp);
+  }
+  return f;
+}
+
+// Marks the current thread, if the VM knows it, as walking a stack, which
+// keeps PcDesc lookups from writing their cache.
+class AsgstWalkMark : public StackObj {
+  Thread* const _current;
+  bool _saved;
+ public:
+  explicit AsgstWalkMark(Thread* current) : _current(current), _saved(false) {
+    if (_current != nullptr) {
+      _saved = _current->in_asgct();
+      _current->set_in_asgct(true);
+    }
+  }
+  ~AsgstWalkMark() {
+    if (_current != nullptr) {
+      _current->set_in_asgct(_saved);
+    }
+  }
+};
+
+static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, int options,
+                             ASGST_IteratorHandler fun, void* arg) {
+  AsgstWalkMark mark(Thread::current_or_null_safe());
+  AsgstStackWalker walker(thread, options);
+  int kind = walker.start(context);
+  if (kind > 0) {
+    fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
+  }
+  return kind;
+}
+
+// The thread whose JNIEnv is env, if it is a live thread of the VM. The env
+// is not dereferenced: it may be garbage or belong to an exited thread.
+static Thread* thread_of_env(JNIEnv* env) {
+  Thread* candidate = (Thread*)((address)env - in_bytes(JavaThread::jni_environment_offset()));
+  return AsgstThreadTable::vm_threads()->contains(candidate) ? candidate : nullptr;
 }
 
 int Asgst::capabilities() {
@@ -49,19 +110,42 @@ JNIEXPORT int JNICALL ASGST_RunWithIterator(void* ucontext, int32_t options,
     return ASGST_INVALID_ARGUMENT;
   }
   Thread* current = Thread::current_or_null_safe();
-  if (current == nullptr || !current->is_Java_thread()) {
+  if (current == nullptr) {
     return ASGST_NO_THREAD;
   }
-  JavaThread* thread = JavaThread::cast(current);
-  ThreadInAsgct in_asgct(thread);  // keeps PcDesc lookups from writing their cache
-  AsgstStackWalker walker(thread, options);
-  int kind = walker.start(ucontext);
-  if (kind > 0) {
-    fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
-  }
-  return kind;
+  AsgstNativeFrame context = ucontext != nullptr ? context_frame(ucontext)
+                                                 : caller_frame(__builtin_frame_address(0));
+  return run_with_iterator(current, context, options, fun, arg);
 }
 
+JNIEXPORT int JNICALL ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
+                                                     ASGST_IteratorHandler fun, void* arg) {
+  if (fun == nullptr) {
+    return ASGST_INVALID_ARGUMENT;
+  }
+  Thread* current = Thread::current_or_null_safe();
+  if (current == nullptr) {
+    return ASGST_NO_THREAD;
+  }
+  AsgstNativeFrame context = { (address)pc, (intptr_t*)sp, (intptr_t*)fp };
+  return run_with_iterator(current, context, options, fun, arg);
+}
+
+JNIEXPORT int JNICALL ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
+                                                    ASGST_IteratorHandler fun, void* arg) {
+  if (fun == nullptr) {
+    return ASGST_INVALID_ARGUMENT;
+  }
+  Thread* thread = AsgstThreadTable::vm_threads()->find(os_thread_id);
+  if (thread == nullptr) {
+    return ASGST_NO_THREAD;
+  }
+  AsgstNativeFrame context = context_frame(ucontext);
+  if (ucontext == nullptr && thread == Thread::current_or_null_safe()) {
+    context = caller_frame(__builtin_frame_address(0));
+  }
+  return run_with_iterator(thread, context, options, fun, arg);
+}
 JNIEXPORT int JNICALL ASGST_NextFrame(ASGST_Iterator* iterator, ASGST_Frame* frame) {
   if (iterator == nullptr) {
     return ASGST_NO_FRAME;
@@ -80,6 +164,35 @@ JNIEXPORT void JNICALL ASGST_RewindIterator(ASGST_Iterator* iterator) {
 
 JNIEXPORT int JNICALL ASGST_State(ASGST_Iterator* iterator) {
   return iterator == nullptr ? ASGST_NO_FRAME : walker_of(iterator)->state();
+}
+
+JNIEXPORT int JNICALL ASGST_ThreadState() {
+  return AsgstThreadState::of(Thread::current_or_null_safe());
+}
+
+JNIEXPORT void JNICALL AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, void* ucontext,
+                                          uint32_t options) {
+  if (trace == nullptr) {
+    return;
+  }
+  if (depth < 0 || (depth > 0 && trace->frames == nullptr)) {
+    trace->num_frames = ASGST_INVALID_ARGUMENT;
+    return;
+  }
+  Thread* current = Thread::current_or_null_safe();
+  bool same_thread = trace->env_id == nullptr || (options & ASGST_WALK_SAME_THREAD) != 0;
+  Thread* thread = same_thread ? current : thread_of_env(trace->env_id);
+  if (thread == nullptr) {
+    trace->num_frames = ASGST_NO_THREAD;
+    return;
+  }
+  AsgstNativeFrame context = context_frame(ucontext);
+  if (ucontext == nullptr && thread == current) {
+    context = caller_frame(__builtin_frame_address(0));
+  }
+  AsgstWalkMark mark(current);
+  AsgstStackWalker walker(thread, (int)options);
+  AsgstCallTrace::fill(trace, depth, thread, &walker, context);
 }
 
 JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {

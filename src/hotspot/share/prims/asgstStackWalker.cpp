@@ -20,8 +20,9 @@
 #include "code/codeCache.hpp"
 #include "code/debugInfo.hpp"
 #include "code/debugInfoRec.hpp"
-#include "code/nmethod.hpp"
 #include "code/pcDesc.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "memory/universe.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
@@ -29,85 +30,180 @@
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaCalls.hpp"
 #include "runtime/javaThread.inline.hpp"
-#include "runtime/os.hpp"
 #include "runtime/registerMap.hpp"
 #include "runtime/safefetch.hpp"
+#include "runtime/sharedRuntime.hpp"
 #include "utilities/align.hpp"
 
 static const int no_scope = DebugInformationRecorder::serialized_null;
 
-AsgstStackWalker::AsgstStackWalker(JavaThread* thread, int options) :
-  _thread(thread), _options(options), _top(), _frame(), _frame_visited(false),
-  _nm(nullptr), _scope_offset(no_scope), _physical_frames(0), _state(ASGST_NO_FRAME) {}
+// Code that HotSpot generated: the interpreter, compiled methods and stubs.
+static bool is_generated_code(address pc) {
+  return CodeCache::contains((void*)pc);
+}
 
-int AsgstStackWalker::start(void* ucontext) {
-  if (_thread->is_exiting()) {
+static AsgstNativeFrame native_frame_of(const frame& f) {
+  AsgstNativeFrame result = { f.pc(), f.sp(), f.fp() };
+  return result;
+}
+
+bool AsgstStackWalker::is_java_thread(const Thread* thread) {
+  return thread->is_Java_thread() && !thread->is_Compiler_thread();
+}
+
+AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
+  _thread(thread), _options(options), _top(), _pos(), _nm(nullptr), _scope_offset(no_scope),
+  _physical_frames(0), _state(ASGST_NO_FRAME) {}
+
+int AsgstStackWalker::start(const AsgstNativeFrame& context) {
+  int kind = is_java_thread(_thread) ? start_java_thread(JavaThread::cast(_thread), context)
+                                     : start_non_java_thread(context);
+  if (kind > 0) {
+    _top = _pos;
+    rewind();
+  }
+  return kind;
+}
+
+// GC, compiler and other VM threads: only their C/C++ frames exist.
+int AsgstStackWalker::start_non_java_thread(const AsgstNativeFrame& context) {
+  if ((_options & ASGST_INCLUDE_NON_JAVA_THREADS) == 0) {
+    return ASGST_NO_THREAD;
+  }
+  if (context.pc == nullptr || !_thread->is_in_full_stack((address)context.sp)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  begin_native(context, nullptr, frame());
+  CollectedHeap* heap = Universe::heap();
+  bool in_gc = _thread->is_ConcurrentGC_thread() || _thread->is_Worker_thread() ||
+               (_thread->is_VM_thread() && heap != nullptr && heap->is_stw_gc_active());
+  return in_gc ? ASGST_GC_TRACE : ASGST_CPP_TRACE;
+}
+
+int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFrame& context) {
+  if (thread->is_exiting()) {
     return ASGST_THREAD_EXIT;
   }
-  switch (_thread->thread_state()) {
-    case _thread_in_native:
-    case _thread_in_native_trans:
-    case _thread_in_vm:
-    case _thread_in_vm_trans:
-    case _thread_blocked:
-    case _thread_blocked_trans: {
-      // Out of Java code: the last Java frame anchor tells where Java frames begin.
-      JavaFrameAnchor* anchor = _thread->frame_anchor();
-      if (!_thread->has_last_Java_frame() ||
-          !frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(),
-                             anchor->last_Java_pc(), &_top)) {
-        return ASGST_NO_TOP_JAVA_FRAME;
-      }
-      break;
-    }
+  bool unsafe_allowed = (_options & ASGST_WALK_DURING_UNSAFE_STATES) != 0;
+  CollectedHeap* heap = Universe::heap();
+  if (!unsafe_allowed && heap != nullptr && heap->is_stw_gc_active()) {
+    // Class unloading may free metadata during a collection (as AsyncGetCallTrace).
+    return ASGST_UNSAFE_STATE;
+  }
+  bool context_usable = context.pc != nullptr && thread->is_in_full_stack((address)context.sp);
+  switch (thread->thread_state()) {
     case _thread_in_Java:
     case _thread_in_Java_trans: {
-      // In Java code (or a stub it called): only the context knows the top frame.
-      intptr_t* sp = nullptr;
-      intptr_t* fp = nullptr;
-      address pc = ucontext == nullptr ? nullptr : os::fetch_frame_from_context(ucontext, &sp, &fp);
-      if (pc == nullptr || sp == nullptr || !_thread->is_in_usable_stack((address)sp)) {
-        return ASGST_NO_TOP_JAVA_FRAME;
+      // In Java code (or a stub or leaf C function it called): only the context knows the top.
+      frame top;
+      int result = java_top_from_context(thread, context, &top);
+      if (result != 1) {
+        return result;
       }
-      frame top(sp, fp, pc);
-      if (!top.safe_for_sender(_thread)) {
-        // Compiled code may use the frame pointer register for anything.
-        frame without_fp(sp, nullptr, pc);
-        if (!without_fp.safe_for_sender(_thread)) {
-          return ASGST_NO_TOP_JAVA_FRAME;
-        }
-        top = without_fp;
+      if (includes_native_frames() && !is_generated_code(context.pc)) {
+        begin_native(context, top.sp(), top);
+      } else {
+        begin_java(top);
       }
-      _top = top;
       break;
     }
     case _thread_new:
     case _thread_new_trans:
     case _thread_uninitialized:
       return ASGST_NO_TOP_JAVA_FRAME;
-    default:
-      return ASGST_UNSAFE_STATE;
+    case _thread_in_native:
+    case _thread_in_native_trans:
+    case _thread_in_vm:
+    case _thread_in_vm_trans:
+    case _thread_blocked:
+    case _thread_blocked_trans:
+    default: {
+      if (!unsafe_allowed && thread->thread_state() >= _thread_max_state) {
+        return ASGST_UNSAFE_STATE;  // a state that this walker does not know
+      }
+      // Out of Java code: the last Java frame anchor tells where Java frames begin.
+      JavaFrameAnchor* anchor = thread->frame_anchor();
+      frame top;
+      if (!thread->has_last_Java_frame() ||
+          !java_frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(),
+                                  anchor->last_Java_pc(), &top)) {
+        // No Java frames: a thread attached from C, or one that has not called Java yet.
+        if (includes_native_frames() && context_usable && !is_generated_code(context.pc)) {
+          begin_native(context, nullptr, frame());
+          return ASGST_CPP_TRACE;
+        }
+        return ASGST_NO_TOP_JAVA_FRAME;
+      }
+      if (includes_native_frames() && context_usable && !is_generated_code(context.pc) &&
+          context.sp < top.sp()) {
+        begin_native(context, top.sp(), top);
+      } else {
+        begin_java(top);
+      }
+      break;
+    }
   }
-  rewind();
-  return ASGST_JAVA_TRACE;
+  const frame& first_java = _pos.java;
+  bool deoptimizing = first_java.cb() != nullptr &&
+                      first_java.cb() == (CodeBlob*)SharedRuntime::deopt_blob();
+  return deoptimizing ? ASGST_DEOPT_TRACE : ASGST_JAVA_TRACE;
 }
 
-void AsgstStackWalker::rewind() {
-  if (_top.pc() == nullptr) {
-    return;  // start() found no frame: nothing to rewind to
+// The topmost frame of generated code, for a thread in Java. A C function
+// that compiled code calls without a thread state change (a leaf call) is
+// followed along the frame pointer chain back into the generated code.
+int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context,
+                                            frame* top) const {
+  if (context.pc == nullptr || context.sp == nullptr ||
+      !thread->is_in_usable_stack((address)context.sp)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
   }
-  _frame = _top;
-  _frame_visited = false;
-  _nm = nullptr;
-  _scope_offset = no_scope;
-  _physical_frames = 0;
-  _state = 1;
+  AsgstNativeFrame f = context;
+  for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
+    AsgstNativeFrame caller;
+    if (leaf_frames == 16 || !native_caller(f, &caller)) {
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+    f = caller;
+  }
+  frame candidate(f.sp, f.fp, f.pc);
+  if (!candidate.safe_for_sender(thread)) {
+    // Compiled code may use the frame pointer register for anything.
+    frame without_fp(f.sp, nullptr, f.pc);
+    if (!without_fp.safe_for_sender(thread)) {
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+    candidate = without_fp;
+  }
+  *top = candidate;
+  return 1;
+}
+
+// The caller of a C frame along the frame pointer chain, read with SafeFetch.
+// Fails where the chain leaves the stack or does not move up.
+bool AsgstStackWalker::native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
+  intptr_t* fp = f.fp;
+  if (fp == nullptr || !is_aligned(fp, wordSize) || fp < f.sp) {
+    return false;
+  }
+  intptr_t* sender_sp = fp + frame::sender_sp_offset;
+  if (!_thread->is_in_full_stack((address)fp) || !_thread->is_in_full_stack((address)(sender_sp - 1))) {
+    return false;
+  }
+  address pc = (address)SafeFetchN(fp + frame::return_addr_offset, 0);
+  if (pc == nullptr) {
+    return false;
+  }
+  caller->pc = pc;
+  caller->sp = sender_sp;
+  caller->fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
+  return true;
 }
 
 // The frame of a last Java frame anchor, read without making the anchor
 // walkable (that would write to the thread); a missing pc is the return
 // address just below sp.
-bool AsgstStackWalker::frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const {
+bool AsgstStackWalker::java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const {
   if (sp == nullptr || !_thread->is_in_full_stack((address)sp) ||
       !_thread->is_in_full_stack((address)(sp - 1))) {
     return false;
@@ -122,41 +218,84 @@ bool AsgstStackWalker::frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc,
   return true;
 }
 
+void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume) {
+  _pos.in_native = true;
+  _pos.native = first;
+  _pos.native_end = end;
+  _pos.java = resume;
+  _pos.visited = false;
+}
+
+void AsgstStackWalker::begin_java(const frame& f) {
+  _pos.in_native = false;
+  _pos.java = f;
+  _pos.visited = false;
+}
+
+void AsgstStackWalker::rewind() {
+  if (_top.java.pc() == nullptr && _top.native.pc == nullptr) {
+    return;  // start() found no frame: nothing to rewind to
+  }
+  _pos = _top;
+  _nm = nullptr;
+  _scope_offset = no_scope;
+  _physical_frames = 0;
+  _state = 1;
+}
+
 int AsgstStackWalker::next(ASGST_Frame* out) {
   while (_state == 1) {
+    bool reported = false;
     if (_scope_offset != no_scope) {
-      if (report_scope(out)) {
-        return 1;
-      }
-      continue;  // report_scope failed the walk
+      reported = report_scope(out);
+    } else if (!_pos.visited) {
+      _pos.visited = true;
+      reported = report(out);
+    } else {
+      step();
     }
-    if (!_frame_visited) {
-      _frame_visited = true;
-      if (report(_frame, out)) {
-        return 1;
+    if (reported) {
+      if ((_options & ASGST_END_ON_FIRST_JAVA_FRAME) != 0 && out->type != ASGST_FRAME_NON_JAVA) {
+        stop(ASGST_NO_FRAME);
       }
-      if (_state != 1) {
-        break;
-      }
-    }
-    if (step_to_sender()) {
-      _frame_visited = false;
+      return 1;
     }
   }
   return _state;
 }
 
-// Reports f if it is a Java frame; compiled frames start with their innermost scope.
-bool AsgstStackWalker::report(const frame& f, ASGST_Frame* out) {
+bool AsgstStackWalker::report(ASGST_Frame* out) {
+  if (_pos.in_native) {
+    report_native(_pos.native.pc, _pos.native.sp, _pos.native.fp, out);
+    return true;  // native segments exist only when their frames are reported
+  }
+  return report_java(_pos.java, out);
+}
+
+void AsgstStackWalker::report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const {
+  out->type = ASGST_FRAME_NON_JAVA;
+  out->comp_level = -1;
+  out->bci = -1;
+  out->method = nullptr;
+  out->pc = pc;
+  out->sp = sp;
+  out->fp = fp;
+}
+
+// Reports a frame of a Java segment: Java frames, and stubs when native
+// frames are asked for. Compiled frames start with their innermost scope.
+bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   if (f.is_interpreted_frame()) {
     return report_interpreted(f, out);
   }
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
-  if (nm == nullptr || nm->method() == nullptr) {
-    return false;  // a stub, adapter or runtime blob: not a Java frame
-  }
-  if (Continuation::is_continuation_enterSpecial(f)) {
-    return false;  // the boundary of a continuation, not a frame of the program
+  if (nm == nullptr || nm->method() == nullptr || Continuation::is_continuation_enterSpecial(f)) {
+    // A stub, adapter or runtime blob, or the boundary of a continuation.
+    if (includes_native_frames()) {
+      report_native(f.pc(), f.sp(), f.fp(), out);
+      return true;
+    }
+    return false;
   }
   if (nm->is_native_method()) {
     out->type = ASGST_FRAME_JAVA_NATIVE;
@@ -195,7 +334,7 @@ bool AsgstStackWalker::report_interpreted(const frame& f, ASGST_Frame* out) cons
   intptr_t* fp = f.fp();
   if (fp == nullptr || !is_aligned(fp, wordSize) || !_thread->is_in_full_stack((address)fp) ||
       !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
-      !f.is_interpreted_frame_valid(_thread)) {
+      !f.is_interpreted_frame_valid(JavaThread::cast(_thread))) {
     return false;
   }
   Method* method = f.interpreter_frame_method();
@@ -227,61 +366,111 @@ bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
   out->comp_level = _nm->comp_level();
   out->bci = bci;
   out->method = (ASGST_Method)method;
-  out->pc = _frame.pc();
-  out->sp = _frame.sp();
-  out->fp = _frame.fp();
+  out->pc = _pos.java.pc();
+  out->sp = _pos.java.sp();
+  out->fp = _pos.java.fp();
   return true;
 }
 
-// Moves to the caller of the current physical frame; false when the walk ended.
-bool AsgstStackWalker::step_to_sender() {
+// Moves to the caller of the current frame; false when the walk ended.
+bool AsgstStackWalker::step() {
   if (++_physical_frames >= max_physical_frames) {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  if (_frame.is_entry_frame()) {
-    return step_over_entry_frame();
+  return _pos.in_native ? step_native() : step_java();
+}
+
+bool AsgstStackWalker::step_native() {
+  AsgstNativeFrame caller;
+  bool found = native_caller(_pos.native, &caller);
+  if (_pos.native_end != nullptr) {
+    // Java frames follow: however far the chain got, they resume at the anchor.
+    if (!found || caller.sp >= _pos.native_end || is_generated_code(caller.pc)) {
+      begin_java(_pos.java);
+      return true;
+    }
+  } else if (!found || is_generated_code(caller.pc)) {
+    stop(ASGST_NO_FRAME);  // the end of the chain is the end of the walk
+    return false;
   }
-  if (Continuation::is_continuation_enterSpecial(_frame)) {
-    ContinuationEntry* entry = Continuation::get_continuation_entry_for_sp(_thread, _frame.sp());
+  _pos.native = caller;
+  _pos.visited = false;
+  return true;
+}
+
+bool AsgstStackWalker::step_java() {
+  frame f = _pos.java;
+  JavaThread* thread = JavaThread::cast(_thread);
+  if (f.is_entry_frame()) {
+    // A call stub: Java called from C. Its call wrapper holds the anchor of
+    // the Java frames that made the C call, or none at the bottom of the stack.
+    JavaCallWrapper* wrapper = f.entry_frame_call_wrapper_if_safe(thread);
+    if (wrapper == nullptr || !thread->is_in_usable_stack((address)wrapper) ||
+        !thread->is_in_usable_stack((address)(wrapper + 1) - 1)) {
+      stop(ASGST_BROKEN_FRAME);
+      return false;
+    }
+    return step_into_caller_of_java(f, wrapper->anchor());
+  }
+  if (f.is_upcall_stub_frame()) {
+    // An FFM upcall stub: Java called from C, with the anchor saved in its frame.
+    JavaFrameAnchor* anchor = f.cb()->as_upcall_stub()->jfa_for_frame(f);
+    if (!thread->is_in_usable_stack((address)anchor) ||
+        !thread->is_in_usable_stack((address)(anchor + 1) - 1)) {
+      stop(ASGST_BROKEN_FRAME);
+      return false;
+    }
+    return step_into_caller_of_java(f, anchor);
+  }
+  if (Continuation::is_continuation_enterSpecial(f)) {
+    ContinuationEntry* entry = Continuation::get_continuation_entry_for_sp(thread, f.sp());
     if (entry != nullptr && entry->is_virtual_thread() &&
         (_options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
       stop(ASGST_NO_FRAME);  // a virtual thread's frames end here
       return false;
     }
   }
-  if (_frame.is_upcall_stub_frame() || !_frame.safe_for_sender(_thread)) {
+  if (!f.safe_for_sender(thread)) {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  RegisterMap map(_thread,
+  RegisterMap map(thread,
                   RegisterMap::UpdateMap::skip,
                   RegisterMap::ProcessFrames::skip,
                   RegisterMap::WalkContinuation::skip);
-  _frame = _frame.sender(&map);
+  begin_java(f.sender(&map));
   return true;
 }
 
-// A call stub: Java called from C. Its call wrapper holds the anchor of the
-// Java frames that made the C call, or none at the bottom of the stack.
-bool AsgstStackWalker::step_over_entry_frame() {
-  JavaCallWrapper* wrapper = _frame.entry_frame_call_wrapper_if_safe(_thread);
-  if (wrapper == nullptr || !_thread->is_in_full_stack((address)wrapper) ||
-      !_thread->is_in_full_stack((address)(wrapper + 1) - 1)) {
-    stop(ASGST_BROKEN_FRAME);
-    return false;
-  }
-  JavaFrameAnchor* anchor = wrapper->anchor();
-  intptr_t* sp = anchor->last_Java_sp();
+// Continues below a frame where C called Java (boundary), whose saved anchor
+// tells where the Java frames of that C code's caller are. With native frames
+// the C frames in between come first, along the frame pointer chain.
+bool AsgstStackWalker::step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor) {
+  intptr_t* sp = (intptr_t*)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_sp_offset())), 0);
+  intptr_t* fp = (intptr_t*)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_fp_offset())), 0);
+  address pc = (address)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_pc_offset())), 0);
+  AsgstNativeFrame c_caller;
+  bool has_c_caller = includes_native_frames() && native_caller(native_frame_of(boundary), &c_caller) &&
+                      !is_generated_code(c_caller.pc);
   if (sp == nullptr) {
-    stop(ASGST_NO_FRAME);  // the first frame of the thread
+    // The first Java frames of the thread: only C frames remain below.
+    if (has_c_caller) {
+      begin_native(c_caller, nullptr, frame());
+      return true;
+    }
+    stop(ASGST_NO_FRAME);
     return false;
   }
   frame caller;
-  if (sp <= _frame.sp() || !frame_from_anchor(sp, anchor->last_Java_fp(), anchor->last_Java_pc(), &caller)) {
+  if (sp <= boundary.sp() || !java_frame_from_anchor(sp, fp, pc, &caller)) {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  _frame = caller;
+  if (has_c_caller && c_caller.sp < sp) {
+    begin_native(c_caller, sp, caller);
+  } else {
+    begin_java(caller);
+  }
   return true;
 }

@@ -24,27 +24,42 @@
 #include "runtime/frame.hpp"
 
 class JavaThread;
+class Thread;
 class nmethod;
 
 // Implementation-specific results (profile.h leaves values below -16 to us).
 enum AsgstImplementationError {
   ASGST_BROKEN_FRAME     = -17, // a frame failed its checks; the walk ends there
-  ASGST_INVALID_ARGUMENT = -18  // a required pointer argument is null
+  ASGST_INVALID_ARGUMENT = -18  // a required argument is null or out of range
+};
+
+// A C/C++ frame, described only by its registers: the VM knows nothing else.
+struct AsgstNativeFrame {
+  address pc;
+  intptr_t* sp;
+  intptr_t* fp;
 };
 
 // The state of one stack walk, behind an ASGST_Iterator. It reports the
-// physical frames of a thread from the top, expanding each compiled frame into
-// its inlined scopes. It reads the stack only after checking addresses
-// against the thread's stack bounds, the code cache and metaspace, allocates
-// nothing and takes no lock, so it works inside a signal handler.
+// frames of a thread from the top: Java frames (each compiled frame expanded
+// into its inlined scopes) and, when asked, the C/C++ frames and stubs
+// between them. It reads the stack only after checking addresses against the
+// thread's stack bounds, the code cache and metaspace, or through SafeFetch,
+// allocates nothing and takes no lock, so it works inside a signal handler.
+//
+// A walk alternates between two kinds of segments: Java segments, walked
+// with HotSpot's frame layout, and native segments, walked along the frame
+// pointer chain. A native segment between Java frames ends where the anchor
+// of the Java frames below it says they resume, however far the chain got.
 class AsgstStackWalker {
  public:
-  AsgstStackWalker(JavaThread* thread, int options);
+  // thread is the current thread or one that the caller keeps halted.
+  AsgstStackWalker(Thread* thread, int options);
 
-  // Positions the walk at the top frame of the current thread, taken from
-  // ucontext (or from the last Java frame when the thread is not in Java).
+  // Positions the walk at the top of the stack. context is where the thread
+  // was interrupted (from a ucontext), or has a null pc when unknown.
   // Returns the trace kind (> 0) or an ASGST_Error.
-  int start(void* ucontext);
+  int start(const AsgstNativeFrame& context);
 
   // Fills frame with the next frame: returns 1, ASGST_NO_FRAME at the end,
   // or an error. After the end or an error it returns the same again.
@@ -56,26 +71,51 @@ class AsgstStackWalker {
   // 1 while frames may follow, else what next() returns.
   int state() const { return _state; }
 
+  // Whether the walk reports C/C++ frames and stubs.
+  bool includes_native_frames() const { return (_options & ASGST_INCLUDE_NON_JAVA_FRAMES) != 0; }
+
+  // Whether thread counts as a Java thread: one that runs Java code.
+  static bool is_java_thread(const Thread* thread);
+
  private:
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
 
-  JavaThread* const _thread;
+  // Where a walk stands.
+  struct Position {
+    bool in_native;            // in a native segment (else a Java segment)
+    AsgstNativeFrame native;   // the current frame of a native segment
+    intptr_t* native_end;      // the native segment ends at this sp; null: at the chain's end
+    frame java;                // the current Java-segment frame, or the one after the native segment
+    bool visited;              // whether the current frame was already reported or skipped
+  };
+
+  Thread* const _thread;
   const int _options;
-  frame _top;               // where start() positioned the walk
-  frame _frame;             // the current physical frame
-  bool _frame_visited;      // whether _frame was already reported or skipped
-  nmethod* _nm;             // the nmethod of _frame if it is compiled Java code
+  Position _top;            // where start() positioned the walk
+  Position _pos;            // the current position
+  nmethod* _nm;             // the nmethod of a compiled frame whose scopes are being reported
   int _scope_offset;        // decode offset of the next inlined scope to report
   int _physical_frames;     // physical frames visited so far
   int _state;
 
-  bool frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
-  bool report(const frame& f, ASGST_Frame* out);
+  int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);
+  int start_non_java_thread(const AsgstNativeFrame& context);
+  int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
+  bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
+  bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
+  void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume);
+  void begin_java(const frame& f);
+
+  bool report(ASGST_Frame* out);
+  bool report_java(const frame& f, ASGST_Frame* out);
   bool report_interpreted(const frame& f, ASGST_Frame* out) const;
   bool report_scope(ASGST_Frame* out);
-  bool step_to_sender();
-  bool step_over_entry_frame();
+  void report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const;
+  bool step();
+  bool step_native();
+  bool step_java();
+  bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error
 };
 

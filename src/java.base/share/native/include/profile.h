@@ -226,6 +226,27 @@ _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_RunWithIterator(void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg);
 
 /*
+ * Like ASGST_RunWithIterator, but the walk starts at the given frame of the
+ * calling thread instead of a ucontext: for example where the profiler's own
+ * walker of C frames stopped. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL
+ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
+                               ASGST_IteratorHandler fun, void* arg);
+
+/*
+ * Walks another thread, named by its OS thread id (gettid() on Linux), that
+ * the caller keeps halted during the call, for example busy-waiting in a
+ * signal handler that captured ucontext (which may be null). An id that names
+ * no live thread of the VM gives ASGST_NO_THREAD, as does a thread that is
+ * not a Java thread unless ASGST_INCLUDE_NON_JAVA_THREADS is set. The calling
+ * thread need not be attached to the VM. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL
+ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
+                              ASGST_IteratorHandler fun, void* arg);
+
+/*
  * Stores the next frame in *frame. Returns 1 if there was one, ASGST_NO_FRAME
  * at the end of the stack, or an error (< 0) when the walk cannot continue;
  * the frames before remain valid. Signal safe. Typical use:
@@ -243,6 +264,24 @@ _JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_RewindIterator(ASGST_Iterator* iterato
  * returns next (ASGST_NO_FRAME for a null iterator). Signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_State(ASGST_Iterator* iterator);
+
+/*
+ * The calling thread's state as JVMTI GetThreadState bits (JVMTI_THREAD_STATE_*),
+ * without INTERRUPTED, WAITING_INDEFINITELY and WAITING_WITH_TIMEOUT; -1 for
+ * a thread that is not a Java thread. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_ThreadState(void);
+
+/*
+ * JEP 435's one call: walks a thread into trace->frames (depth entries), the
+ * callee first. The thread is the calling one if trace->env_id is null or
+ * ASGST_WALK_SAME_THREAD is set, else the halted thread whose JNIEnv is
+ * trace->env_id. On return trace->num_frames holds the number of frames
+ * stored (at most depth) or an ASGST_Error; non-zero trace->kind and
+ * trace->state on entry restrict the accepted kinds and states. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL
+AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, void* ucontext, uint32_t options);
 
 /*
  * The jmethodID of a method, created if needed; null for a null method. Not

@@ -104,6 +104,12 @@ int use_every_type(void) {
   int (*next)(ASGST_Iterator*, ASGST_Frame*) = ASGST_NextFrame;
   void (*rewind)(ASGST_Iterator*) = ASGST_RewindIterator;
   int (*state)(ASGST_Iterator*) = ASGST_State;
+  int (*run_from_frame)(void*, void*, void*, int, ASGST_IteratorHandler, void*) =
+      ASGST_RunWithIteratorFromFrame;
+  int (*run_of_thread)(jlong, void*, int32_t, ASGST_IteratorHandler, void*) =
+      ASGST_RunWithIteratorOfThread;
+  int (*thread_state)(void) = ASGST_ThreadState;
+  void (*get_stack_trace)(ASGST_CallTrace*, jint, void*, uint32_t) = AsyncGetStackTrace;
   jmethodID (*to_jmethod_id)(ASGST_Method) = ASGST_MethodToJMethodID;
 
   frames[0].java_frame.type = ASGST_FRAME_JAVA;
@@ -139,9 +145,12 @@ int use_every_type(void) {
   element_handler(NULL, element.arg, NULL);
   queue_handler(NULL, NULL, NULL);
   rewind(NULL);
+  get_stack_trace(&trace, 4, NULL, ASGST_WALK_SAME_THREAD);
   if (to_jmethod_id(NULL) != NULL) {
     return -1;
   }
   return run(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, iterator_handler, NULL) + next(NULL, NULL) + state(NULL) +
-         capabilities() + frames[0].type + line.line_number + size_info.size + frames_seen;
+         capabilities() + frames[0].type +
+         run_from_frame(NULL, NULL, NULL, 0, iterator_handler, NULL) +
+         run_of_thread(0, NULL, 0, iterator_handler, NULL) + thread_state() + line.line_number + size_info.size + frames_seen;
 }
