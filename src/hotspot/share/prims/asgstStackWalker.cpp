@@ -37,6 +37,14 @@
 
 static const int no_scope = DebugInformationRecorder::serialized_null;
 
+// On these platforms frame::safe_for_sender ends, for an interpreted sender,
+// with the sender's is_interpreted_frame_valid: a walk need not repeat it.
+#if defined(AMD64) || defined(AARCH64)
+static const bool sender_check_validates_interpreted_frames = true;
+#else
+static const bool sender_check_validates_interpreted_frames = false;
+#endif
+
 // Code that HotSpot generated: the interpreter, compiled methods and stubs.
 static bool is_generated_code(address pc) {
   return CodeCache::contains((void*)pc);
@@ -52,7 +60,12 @@ bool AsgstStackWalker::is_java_thread(const Thread* thread) {
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
-  _thread(thread), _options(options), _top(), _pos(), _nm(nullptr), _scope_offset(no_scope),
+  _thread(thread), _options(options),
+  _map(thread->is_Java_thread() ? JavaThread::cast(thread) : nullptr,
+       RegisterMap::UpdateMap::skip,
+       RegisterMap::ProcessFrames::skip,
+       RegisterMap::WalkContinuation::skip),
+  _top(), _pos(), _nm(nullptr), _scope_offset(no_scope),
   _physical_frames(0), _state(ASGST_NO_FRAME) {}
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
@@ -81,6 +94,9 @@ int AsgstStackWalker::start_non_java_thread(const AsgstNativeFrame& context) {
 }
 
 int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFrame& context) {
+  if (thread->is_terminated()) {
+    return ASGST_NO_THREAD;  // gone from the VM's threads, only its memory remains
+  }
   if (thread->is_exiting()) {
     return ASGST_THREAD_EXIT;
   }
@@ -226,10 +242,11 @@ void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end
   _pos.visited = false;
 }
 
-void AsgstStackWalker::begin_java(const frame& f) {
+void AsgstStackWalker::begin_java(const frame& f, bool checked) {
   _pos.in_native = false;
   _pos.java = f;
   _pos.visited = false;
+  _pos.checked = checked;
 }
 
 void AsgstStackWalker::rewind() {
@@ -286,7 +303,7 @@ void AsgstStackWalker::report_native(address pc, intptr_t* sp, intptr_t* fp, ASG
 // frames are asked for. Compiled frames start with their innermost scope.
 bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   if (f.is_interpreted_frame()) {
-    return report_interpreted(f, out);
+    return report_interpreted(f, _pos.checked, out);
   }
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
   if (nm == nullptr || nm->method() == nullptr || Continuation::is_continuation_enterSpecial(f)) {
@@ -327,14 +344,15 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   return true;
 }
 
-bool AsgstStackWalker::report_interpreted(const frame& f, ASGST_Frame* out) const {
+bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const {
   // is_interpreted_frame_valid reads below fp without checking it: check fp
   // first. It then validates the method (through SafeFetch) and the bcp, so
   // both can be read directly afterwards.
   intptr_t* fp = f.fp();
-  if (fp == nullptr || !is_aligned(fp, wordSize) || !_thread->is_in_full_stack((address)fp) ||
-      !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
-      !f.is_interpreted_frame_valid(JavaThread::cast(_thread))) {
+  if (!checked &&
+      (fp == nullptr || !is_aligned(fp, wordSize) || !_thread->is_in_full_stack((address)fp) ||
+       !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
+       !f.is_interpreted_frame_valid(JavaThread::cast(_thread)))) {
     return false;
   }
   Method* method = f.interpreter_frame_method();
@@ -435,11 +453,7 @@ bool AsgstStackWalker::step_java() {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  RegisterMap map(thread,
-                  RegisterMap::UpdateMap::skip,
-                  RegisterMap::ProcessFrames::skip,
-                  RegisterMap::WalkContinuation::skip);
-  begin_java(f.sender(&map));
+  begin_java(f.sender(&_map), sender_check_validates_interpreted_frames);
   return true;
 }
 

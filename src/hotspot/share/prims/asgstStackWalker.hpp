@@ -22,6 +22,7 @@
 
 #include "profile.h"
 #include "runtime/frame.hpp"
+#include "runtime/registerMap.hpp"
 
 class JavaThread;
 class Thread;
@@ -88,10 +89,12 @@ class AsgstStackWalker {
     intptr_t* native_end;      // the native segment ends at this sp; null: at the chain's end
     frame java;                // the current Java-segment frame, or the one after the native segment
     bool visited;              // whether the current frame was already reported or skipped
+    bool checked;              // whether java is an interpreted frame already found valid
   };
 
   Thread* const _thread;
   const int _options;
+  RegisterMap _map;         // large (all registers): made once per walk, never updated
   Position _top;            // where start() positioned the walk
   Position _pos;            // the current position
   nmethod* _nm;             // the nmethod of a compiled frame whose scopes are being reported
@@ -105,11 +108,11 @@ class AsgstStackWalker {
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume);
-  void begin_java(const frame& f);
+  void begin_java(const frame& f, bool checked = false);
 
   bool report(ASGST_Frame* out);
   bool report_java(const frame& f, ASGST_Frame* out);
-  bool report_interpreted(const frame& f, ASGST_Frame* out) const;
+  bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
   bool report_scope(ASGST_Frame* out);
   void report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const;
   bool step();

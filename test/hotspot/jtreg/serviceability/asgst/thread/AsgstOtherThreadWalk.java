@@ -57,7 +57,7 @@ public class AsgstOtherThreadWalk {
     // profile.h and jvmti.h values.
     static final int C_FRAMES = 1, NON_JAVA_THREADS = 2, CARRIER_FRAMES = 32;
     static final int JAVA_TRACE = 1, CPP_TRACE = 2, GC_TRACE = 4, DEOPT_TRACE = 8;
-    static final int NO_THREAD = -1, WRONG_STATE = -8;
+    static final int NO_THREAD = -1, THREAD_EXIT = -2, WRONG_STATE = -8;
     static final int STATE_RUNNABLE = 0x4, STATE_WAITING = 0x80, STATE_IN_OBJECT_WAIT = 0x100;
 
     static final String SELF = "LAsgstOtherThreadWalk;";
@@ -170,7 +170,14 @@ public class AsgstOtherThreadWalk {
 
         stop = true;
         worker.join();
+        // join() returns while the thread still runs the VM's exit code: it is exiting.
         int[] gone = walkWithoutSignal(tid[0], env[0]);
+        for (long deadline = System.nanoTime() + 10_000_000_000L;
+             (gone[0] == THREAD_EXIT || gone[1] == THREAD_EXIT) && System.nanoTime() < deadline; ) {
+            check(gone[2] == 0, "the handler was called for an exiting thread");
+            Thread.sleep(1);
+            gone = walkWithoutSignal(tid[0], env[0]);
+        }
         check(gone[0] == NO_THREAD && gone[1] == NO_THREAD && gone[2] == 0,
               "an exited thread must give ASGST_NO_THREAD: " + gone[0] + " " + gone[1] + " " + gone[2]);
         System.out.println("platform thread: checked " + plain.size() + " + " + mixed.size() + " samples");
