@@ -18,6 +18,7 @@
  */
 
 #include "code/codeCache.hpp"
+#include "code/nmethod.inline.hpp"
 #include "code/debugInfo.hpp"
 #include "code/debugInfoRec.hpp"
 #include "code/pcDesc.hpp"
@@ -450,10 +451,66 @@ bool AsgstStackWalker::step_java() {
     }
   }
   if (!f.safe_for_sender(thread)) {
+    frame caller;
+    if (caller_refused_by_sender_check(f, &caller)) {
+      begin_java(caller);
+      return true;
+    }
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
   begin_java(f.sender(&_map), sender_check_validates_interpreted_frames);
+  return true;
+}
+
+// The caller of f where frame::safe_for_sender refuses it although it is
+// sound: an FFM upcall stub (Java called from C through FFM), or a compiled
+// frame marked for deoptimization, whose return address was redirected to its
+// deoptimization handler. Both lie in generated code with known layouts; the
+// return address and saved frame pointer lie just below the caller's sp.
+bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, frame* caller) const {
+  JavaThread* thread = JavaThread::cast(_thread);
+  intptr_t* sender_sp;
+  intptr_t* sender_unextended_sp;
+  if (f.is_interpreted_frame()) {
+    // fp was validated when f was reported. A c2i adapter may have extended
+    // the caller's sp; the frame keeps the caller's own.
+    sender_sp = f.fp() + frame::sender_sp_offset;
+    sender_unextended_sp = (intptr_t*)SafeFetchN(f.fp() + frame::interpreter_frame_sender_sp_offset, 0);
+  } else if (f.cb() != nullptr && f.cb()->is_nmethod() && f.cb()->frame_size() > 0) {
+    sender_sp = f.unextended_sp() + f.cb()->frame_size();
+    sender_unextended_sp = sender_sp;
+  } else {
+    return false;
+  }
+  intptr_t* return_address_slot = sender_sp + (frame::return_addr_offset - frame::sender_sp_offset);
+  intptr_t* saved_fp_slot = sender_sp + (frame::link_offset - frame::sender_sp_offset);
+  if (sender_sp <= f.sp() || !thread->is_in_usable_stack((address)saved_fp_slot) ||
+      !thread->is_in_usable_stack((address)sender_sp) || sender_unextended_sp < sender_sp ||
+      !thread->is_in_usable_stack((address)sender_unextended_sp)) {
+    return false;
+  }
+  address pc = (address)SafeFetchN(return_address_slot, 0);
+  intptr_t* saved_fp = (intptr_t*)SafeFetchN(saved_fp_slot, 0);
+  CodeBlob* cb = pc == nullptr ? nullptr : CodeCache::find_blob(pc);
+  if (cb == nullptr) {
+    return false;
+  }
+  if (cb->is_upcall_stub()) {
+    *caller = frame(sender_sp, sender_unextended_sp, saved_fp, pc);
+    return true;
+  }
+  nmethod* nm = cb->as_nmethod_or_null();
+  if (nm == nullptr || !(nm->is_deopt_entry(pc) || nm->is_deopt_mh_entry(pc)) || nm->frame_size() <= 0 ||
+      !thread->is_in_usable_stack((address)(sender_unextended_sp + nm->frame_size() - 1))) {
+    return false;
+  }
+  // The frame constructor reads the original pc from the frame: check it first.
+  address original_pc = (address)SafeFetchN((intptr_t*)((address)sender_unextended_sp + nm->orig_pc_offset()), 0);
+  if (!nm->insts_contains_inclusive(original_pc)) {
+    return false;
+  }
+  *caller = frame(sender_sp, sender_unextended_sp, saved_fp, pc);
   return true;
 }
 

@@ -118,6 +118,7 @@ class AsgstStackWalker {
   bool step();
   bool step_native();
   bool step_java();
+  bool caller_refused_by_sender_check(const frame& f, frame* caller) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error
 };
