@@ -31,6 +31,12 @@
  */
 
 /*
+ * @test id=gc
+ * @requires os.family == "linux"
+ * @run main/othervm/native -XX:+UseSerialGC -Xmx1g AsgstOtherThreadWalk gc
+ */
+
+/*
  * @test id=interpreted
  * @requires os.family == "linux"
  * @run main/othervm/native -Xint AsgstOtherThreadWalk platform
@@ -49,15 +55,20 @@ public class AsgstOtherThreadWalk {
     static native int currentTid();
     static native long currentEnv();
     // Two strings per sample, iterator walk then AsyncGetStackTrace: "result state frames".
-    static native String[] sample(int tid, long env, int options, int acceptedStates, int count,
-                                  int intervalMicros);
+    static native String[] sample(int tid, long env, int options, int callTraceOptions, int acceptedStates,
+                                  int count, int intervalMicros);
+
+    // The same options for both walks.
+    static String[] sample(int tid, long env, int options, int acceptedStates, int count, int intervalMicros) {
+        return sample(tid, env, options, options, acceptedStates, count, intervalMicros);
+    }
     // {RunWithIteratorOfThread result, AsyncGetStackTrace num_frames, handler called}
     static native int[] walkWithoutSignal(int tid, long env);
 
     // profile.h and jvmti.h values.
-    static final int C_FRAMES = 1, NON_JAVA_THREADS = 2, CARRIER_FRAMES = 32;
+    static final int C_FRAMES = 1, NON_JAVA_THREADS = 2, UNSAFE_STATES = 4, CARRIER_FRAMES = 32;
     static final int JAVA_TRACE = 1, CPP_TRACE = 2, GC_TRACE = 4, DEOPT_TRACE = 8;
-    static final int NO_THREAD = -1, THREAD_EXIT = -2, WRONG_STATE = -8;
+    static final int NO_THREAD = -1, THREAD_EXIT = -2, UNSAFE_STATE = -3, WRONG_STATE = -8;
     static final int STATE_RUNNABLE = 0x4, STATE_WAITING = 0x80, STATE_IN_OBJECT_WAIT = 0x100;
 
     static final String SELF = "LAsgstOtherThreadWalk;";
@@ -115,6 +126,11 @@ public class AsgstOtherThreadWalk {
     }
 
     public static void main(String[] args) throws Exception {
+        if (args[0].equals("gc")) {
+            duringCollections();
+            System.out.println("all checks passed");
+            return;
+        }
         boolean all = args[0].equals("all");
         platformThread();
         waitingThread();
@@ -245,6 +261,56 @@ public class AsgstOtherThreadWalk {
         stop = true;
         vthread.join();
         System.out.println("virtual thread: checked " + own.size() + " + " + carrier.size() + " samples");
+    }
+
+    static volatile Object[] live;
+
+    // A thread stopped for a stop-the-world collection is in an unsafe state:
+    // the walk refuses unless ASGST_WALK_DURING_UNSAFE_STATES asks for it.
+    // Each sample walks the same halted moment both ways.
+    static void duringCollections() throws Exception {
+        Object[] data = new Object[300_000];
+        for (int i = 0; i < data.length; i++) {
+            data[i] = new byte[1024];
+        }
+        live = data;
+        stop = false;
+        int[] tid = new int[1];
+        long[] env = new long[1];
+        Thread worker = startWorker(AsgstOtherThreadWalk::spin, tid, env);
+        Thread collector = new Thread(() -> {
+            while (!stop) {
+                System.gc();
+            }
+        }, "collector");
+        collector.start();
+        Thread.sleep(300);
+        Samples s = Samples.of(sample(tid[0], env[0], 0, UNSAFE_STATES, 0, 400, 2000));
+        stop = true;
+        worker.join();
+        collector.join();
+        check(s.size() >= 380, "too few samples: " + s.size());
+        int refused = 0;
+        int complete = 0;
+        for (int i = 0; i < s.size(); i++) {
+            Walk safe = s.iterator.get(i);
+            Walk anyway = s.callTrace.get(i);
+            if (safe.result == UNSAFE_STATE) {
+                refused++;
+            } else if (safe.result == JAVA_TRACE) {
+                check(safe.frames.equals(anyway.frames), "the two walks differ:\n  " + safe + "\n  " + anyway);
+            }
+            check(anyway.result != UNSAFE_STATE, "refused despite ASGST_WALK_DURING_UNSAFE_STATES: " + anyway);
+            if (anyway.result == JAVA_TRACE && anyway.bottom().startsWith("Ljava/lang/Thread;.run:")) {
+                complete++;
+            } else {
+                System.out.println("incomplete walk: " + anyway);
+            }
+        }
+        System.out.println("during collections: " + refused + " of " + s.size() + " samples refused as unsafe, " +
+                           complete + " complete with ASGST_WALK_DURING_UNSAFE_STATES");
+        check(refused > 0, "no sample fell into a collection");
+        check(complete * 100 >= s.size() * 99, "only " + complete + " of " + s.size() + " complete walks");
     }
 
     static int tidOf(String name) throws Exception {

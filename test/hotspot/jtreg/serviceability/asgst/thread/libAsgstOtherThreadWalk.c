@@ -111,6 +111,7 @@ typedef struct {
   pid_t tid;
   JNIEnv* env;
   int options;
+  int call_trace_options;   /* AsyncGetStackTrace's options */
   int accepted_states;
   int count;
   int interval_micros;
@@ -129,7 +130,7 @@ static void walk_both(Request* request, void* context, Sample* sample) {
   trace.env_id = request->env;
   trace.state = request->accepted_states;
   trace.frames = frames;
-  AsyncGetStackTrace(&trace, MAX_FRAMES, context, (uint32_t)request->options);
+  AsyncGetStackTrace(&trace, MAX_FRAMES, context, (uint32_t)request->call_trace_options);
   sample->call_trace.result = trace.num_frames < 0 ? trace.num_frames : trace.kind;
   sample->call_trace.state = trace.state;
   for (i = 0; trace.num_frames > 0 && i < trace.num_frames; i++) {
@@ -208,12 +209,14 @@ JNIEXPORT jlong JNICALL Java_AsgstOtherThreadWalk_currentEnv(JNIEnv* env, jclass
 
 /*
  * Takes up to count samples of thread tid (JNIEnv env, may be 0) from a
- * sampler pthread. Returns two strings per sample, the iterator's walk and
- * AsyncGetStackTrace's: "result state frames".
+ * sampler pthread. Returns two strings per sample, the iterator's walk (with
+ * options) and AsyncGetStackTrace's (with call_trace_options): "result state
+ * frames".
  */
 JNIEXPORT jobjectArray JNICALL
 Java_AsgstOtherThreadWalk_sample(JNIEnv* env, jclass cls, jint tid, jlong thread_env, jint options,
-                                 jint accepted_states, jint count, jint interval_micros) {
+                                 jint call_trace_options, jint accepted_states, jint count,
+                                 jint interval_micros) {
   static char text[MAX_FRAMES * 96];
   Request request;
   struct sigaction action;
@@ -230,6 +233,7 @@ Java_AsgstOtherThreadWalk_sample(JNIEnv* env, jclass cls, jint tid, jlong thread
   request.tid = (pid_t)tid;
   request.env = (JNIEnv*)(intptr_t)thread_env;
   request.options = options;
+  request.call_trace_options = call_trace_options;
   request.accepted_states = accepted_states;
   request.count = count > MAX_SAMPLES ? MAX_SAMPLES : count;
   request.interval_micros = interval_micros;
