@@ -37,21 +37,31 @@
  * @requires os.family == "linux" & vm.compiler2.enabled
  * @run main/othervm/native -XX:-TieredCompilation AsgstSignalSampling
  */
+
+/*
+ * @test id=c-frames
+ * @summary The same with ASGST_INCLUDE_NON_JAVA_FRAMES: the walks also reach the C
+ *          frames below the first Java frame (the launcher's, down to thread start).
+ * @requires os.family == "linux"
+ * @run main/othervm/native AsgstSignalSampling c-frames
+ */
 public class AsgstSignalSampling {
     static {
         System.loadLibrary("AsgstSignalSampling");
     }
 
     // Samples the calling thread's CPU time every intervalMicros with SIGPROF.
-    private static native void startSampling(int intervalMicros);
+    private static native void startSampling(int intervalMicros, int options);
     // Stops sampling; returns {samples, complete Java walks, samples whose top
-    // frame is hot(), the most frequent error or 0}.
+    // Java frame is hot(), the most frequent error or 0, complete walks whose
+    // last frame is a C frame}.
     private static native int[] stopSampling();
 
     static volatile long sink;
 
     public static void main(String[] args) {
-        startSampling(1000);
+        boolean cFrames = args.length > 0 && args[0].equals("c-frames");
+        startSampling(1000, cFrames ? 1 /* ASGST_INCLUDE_NON_JAVA_FRAMES */ : 0);
         long end = System.nanoTime() + 3_000_000_000L;
         while (System.nanoTime() < end) {
             sink += hot(sink);
@@ -64,6 +74,13 @@ public class AsgstSignalSampling {
         check(samples >= 100, "too few samples: " + samples);
         check(complete * 100L >= samples * 99L, "fewer than 99% of the walks are complete Java traces");
         check(topIsHot * 2L > samples, "hot() is the top frame in fewer than half of the samples");
+        int endInC = result[4];
+        if (cFrames) {
+            System.out.printf("%d complete walks end with a C frame%n", endInC);
+            check(endInC * 100L >= complete * 99L, "fewer than 99% of the complete walks end in C frames");
+        } else {
+            check(endInC == 0, endInC + " walks without C frames end with a C frame");
+        }
     }
 
     static long hot(long seed) {

@@ -34,20 +34,23 @@ typedef struct {
   int kind;          /* result of ASGST_RunWithIterator */
   int frames;        /* frames reported */
   int end_state;     /* ASGST_State after the last frame */
-  ASGST_Method top;  /* method of the first frame */
+  ASGST_Method top;  /* method of the first Java frame */
+  int last_type;     /* type of the last frame */
 } Sample;
 
 static Sample samples[MAX_SAMPLES];
 static volatile int sample_count;
+static int walk_options;
 static timer_t timer;
 
 static void record(ASGST_Iterator* iterator, void* arg) {
   Sample* sample = (Sample*)arg;
   ASGST_Frame frame;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    if (sample->frames == 0) {
+    if (sample->top == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
       sample->top = frame.method;
     }
+    sample->last_type = frame.type;
     sample->frames++;
   }
   sample->end_state = ASGST_State(iterator);
@@ -61,12 +64,13 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     sample->frames = 0;
     sample->top = NULL;
     sample->end_state = 1;
-    sample->kind = ASGST_RunWithIterator(ucontext, 0, record, sample);
+    sample->last_type = 0;
+    sample->kind = ASGST_RunWithIterator(ucontext, walk_options, record, sample);
   }
 }
 
 JNIEXPORT void JNICALL
-Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
+Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros, jint options) {
   struct sigaction action;
   struct sigevent event;
   struct itimerspec spec;
@@ -83,6 +87,7 @@ Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_mi
   spec.it_interval.tv_nsec = (long)interval_micros * 1000;
   spec.it_value = spec.it_interval;
   sample_count = 0;
+  walk_options = options;
   if (sigaction(SIGPROF, &action, NULL) != 0 ||
       timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0 ||
       timer_settime(timer, 0, &spec, NULL) != 0) {
@@ -94,10 +99,10 @@ JNIEXPORT jintArray JNICALL
 Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
   struct sigaction ignore;
   jmethodID hot = (*env)->GetStaticMethodID(env, cls, "hot", "(J)J");
-  int count, i, complete = 0, top_is_hot = 0;
+  int count, i, complete = 0, top_is_hot = 0, end_in_c = 0;
   int error_counts[32] = {0};
   int most_frequent_error = 0;
-  jint result[4];
+  jint result[5];
   jintArray array;
 
   timer_delete(timer);
@@ -111,6 +116,9 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
     int error = s->kind <= 0 ? s->kind : s->end_state;
     if (s->kind == ASGST_JAVA_TRACE && s->frames > 0 && s->end_state == ASGST_NO_FRAME) {
       complete++;
+      if (s->last_type == ASGST_FRAME_NON_JAVA) {
+        end_in_c++;
+      }
     } else if (error < 0 && error > -32) {
       error_counts[-error]++;
     }
@@ -127,7 +135,8 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
   result[1] = complete;
   result[2] = top_is_hot;
   result[3] = most_frequent_error;
-  array = (*env)->NewIntArray(env, 4);
-  (*env)->SetIntArrayRegion(env, array, 0, 4, result);
+  result[4] = end_in_c;
+  array = (*env)->NewIntArray(env, 5);
+  (*env)->SetIntArrayRegion(env, array, 0, 5, result);
   return array;
 }
