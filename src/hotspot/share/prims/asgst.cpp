@@ -22,14 +22,19 @@
 
 #include "oops/method.hpp"
 #include "prims/asgst.hpp"
+#include "classfile/javaClasses.inline.hpp"
 #include "prims/asgstCallTrace.hpp"
+#include "prims/asgstClassUnloading.hpp"
+#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
 #include "prims/asgstThreadTable.hpp"
 #include "profile.h"
+#include "logging/log.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
+#include "runtime/jniHandles.inline.hpp"
 #include "runtime/os.hpp"
 #include "runtime/thread.hpp"
 
@@ -195,10 +200,33 @@ JNIEXPORT void JNICALL AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, vo
   AsgstCallTrace::fill(trace, depth, thread, &walker, context);
 }
 
+JNIEXPORT void JNICALL ASGST_GetMethodInfo(ASGST_Method method, ASGST_MethodInfo* info) {
+  AsgstMethodInfo::method_info(method, info);
+}
+
+JNIEXPORT jint JNICALL ASGST_GetMethodIdNum(ASGST_Method method) {
+  return AsgstMethodInfo::method_idnum(method);
+}
+
+JNIEXPORT void JNICALL ASGST_GetClassInfo(ASGST_Class klass, ASGST_ClassInfo* info) {
+  AsgstMethodInfo::class_info(klass, info);
+}
+
+JNIEXPORT jlong JNICALL ASGST_GetClassIdNum(ASGST_Class klass) {
+  return AsgstMethodInfo::class_idnum(klass);
+}
+
+JNIEXPORT int JNICALL ASGST_GetMethodLineNumberTable(ASGST_Method method, ASGST_MethodLineNumberEntry* entries,
+                                                     int length) {
+  return AsgstMethodInfo::line_number_table(method, entries, length);
+}
+
+// The conversions need the VM state: from native code they enter the VM
+// like any JNI function.
 JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {
-  Method* m = (Method*)method;
+  Method* m = AsgstMethodInfo::as_method(method);
   JavaThread* thread = JavaThread::current_or_null();
-  if (m == nullptr || thread == nullptr || !Method::is_valid_method(m)) {
+  if (m == nullptr || thread == nullptr) {
     return nullptr;
   }
   if (thread->thread_state() == _thread_in_native) {
@@ -206,6 +234,55 @@ JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {
     return m->jmethod_id();
   }
   return m->jmethod_id();
+}
+
+JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
+  return method_id == nullptr ? nullptr : (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
+}
+
+static InstanceKlass* class_of_mirror(jclass klass) {
+  oop mirror = JNIHandles::resolve(klass);
+  if (mirror == nullptr || java_lang_Class::is_primitive(mirror)) {
+    return nullptr;
+  }
+  Klass* k = java_lang_Class::as_Klass(mirror);
+  return k != nullptr && k->is_instance_klass() ? InstanceKlass::cast(k) : nullptr;
+}
+
+JNIEXPORT jclass JNICALL ASGST_ClassToJClass(ASGST_Class klass) {
+  InstanceKlass* k = AsgstMethodInfo::as_class(klass);
+  JavaThread* thread = JavaThread::current_or_null();
+  if (k == nullptr || thread == nullptr) {
+    return nullptr;
+  }
+  if (thread->thread_state() == _thread_in_native) {
+    ThreadInVMfromNative in_vm(thread);
+    return (jclass)JNIHandles::make_local(thread, k->java_mirror());
+  }
+  return (jclass)JNIHandles::make_local(thread, k->java_mirror());
+}
+
+JNIEXPORT ASGST_Class JNICALL ASGST_JClassToClass(jclass klass) {
+  JavaThread* thread = JavaThread::current_or_null();
+  if (klass == nullptr || thread == nullptr) {
+    return nullptr;
+  }
+  if (thread->thread_state() == _thread_in_native) {
+    ThreadInVMfromNative in_vm(thread);
+    return (ASGST_Class)class_of_mirror(klass);
+  }
+  return (ASGST_Class)class_of_mirror(klass);
+}
+
+JNIEXPORT void JNICALL ASGST_RegisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg) {
+  if (!AsgstClassUnloading::register_handler(handler, arg) && handler != nullptr) {
+    log_warning(jvmti)("ASGST: more than %d class unload handlers; this one is not registered",
+                       AsgstClassUnloading::max_handlers);
+  }
+}
+
+JNIEXPORT bool JNICALL ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg) {
+  return AsgstClassUnloading::deregister_handler(handler, arg);
 }
 
 } // extern "C"

@@ -284,10 +284,59 @@ _JNI_IMPORT_OR_EXPORT_ void JNICALL
 AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, void* ucontext, uint32_t options);
 
 /*
- * The jmethodID of a method, created if needed; null for a null method. Not
- * signal safe: call it from a thread attached to the VM, outside signal handlers.
+ * Method and class information (doc/methods-and-classes.md). The getters are
+ * signal safe and may be called in class-unload handlers. Strings: on entry
+ * each char* field is a buffer (null to skip it) and its *_length field the
+ * buffer's size; on return the buffer holds the string, truncated to fit and
+ * always null-terminated (if the size is > 0), and *_length holds the
+ * string's full length. A string that is not available (no generic
+ * signature; a handle that is no method or class) sets the char* field to
+ * null and the length to 0.
+ */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_GetMethodInfo(ASGST_Method method, ASGST_MethodInfo* info);
+
+/* The method's class-local id, unchanged by redefinition; -1 for no method. Signal safe. */
+_JNI_IMPORT_OR_EXPORT_ jint JNICALL ASGST_GetMethodIdNum(ASGST_Method method);
+
+_JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_GetClassInfo(ASGST_Class klass, ASGST_ClassInfo* info);
+
+/* The class's VM-wide id, unchanged by redefinition; -1 for no class. Signal safe. */
+_JNI_IMPORT_OR_EXPORT_ jlong JNICALL ASGST_GetClassIdNum(ASGST_Class klass);
+
+/*
+ * Stores up to length entries of the method's line number table (bci to
+ * line) and returns how many it stored: 0 without a table,
+ * ASGST_INVALID_ARGUMENT (-18) for a handle that is no method. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL
+ASGST_GetMethodLineNumberTable(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length);
+
+/*
+ * Conversions to and from JNI/JVMTI ids, null for null or invalid input. Not
+ * signal safe: call them from a thread attached to the VM, outside signal
+ * handlers. A jclass is a new local reference.
  */
 _JNI_IMPORT_OR_EXPORT_ jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method);
+_JNI_IMPORT_OR_EXPORT_ ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id);
+_JNI_IMPORT_OR_EXPORT_ jclass JNICALL ASGST_ClassToJClass(ASGST_Class klass);
+_JNI_IMPORT_OR_EXPORT_ ASGST_Class JNICALL ASGST_JClassToClass(jclass klass);
+
+/*
+ * Registers handler (with arg as its last argument), called just before the ids of a class and its
+ * methods become invalid. Several handlers may be registered; each call of
+ * a handler may run on any thread, concurrently with others, and may use
+ * only the signal-safe functions of this header. Not signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL
+ASGST_RegisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
+
+/*
+ * Removes one registration of (handler, arg) and returns once no call of it
+ * is running any more; returns whether it was registered. Not signal safe;
+ * never call it from a class-unload handler.
+ */
+_JNI_IMPORT_OR_EXPORT_ bool JNICALL
+ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
 
 #ifdef __cplusplus
 }

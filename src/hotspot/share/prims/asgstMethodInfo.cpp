@@ -1,0 +1,193 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include "jvm_constants.h"
+#include "memory/metaspace.hpp"
+#include "oops/constMethod.hpp"
+#include "oops/instanceKlass.hpp"
+#include "oops/method.hpp"
+#include "oops/symbol.hpp"
+#include "prims/asgstMethodInfo.hpp"
+#include "prims/asgstStackWalker.hpp"
+#include "runtime/os.hpp"
+#include "utilities/align.hpp"
+#if INCLUDE_JFR
+#include "jfr/recorder/checkpoint/types/traceid/jfrTraceIdMacros.hpp"
+#endif
+
+Method* AsgstMethodInfo::as_method(ASGST_Method method) {
+  Method* m = (Method*)method;
+  return Method::is_valid_method(m) ? m : nullptr;
+}
+
+// Klass::is_valid walks the class loader data graph under a lock; this check
+// stays with what a signal handler may do.
+InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
+  Klass* k = (Klass*)klass;
+  if (k == nullptr || !is_aligned(k, sizeof(MetaWord)) || (size_t)k < os::min_page_size() ||
+      !os::is_readable_range(k, k + 1) || !Metaspace::contains(k) || !k->is_instance_klass() ||
+      !os::is_readable_range(k, (InstanceKlass*)k + 1) || !Symbol::is_valid(k->name())) {
+    return nullptr;
+  }
+  return InstanceKlass::cast(k);
+}
+
+// A string output: the buffer (null skips it) and, in, its size, out, the
+// string's full length. Copies at most size - 1 bytes and a terminating NUL.
+class AsgstStringOut : public StackObj {
+  char* const _buffer;
+  const jint _size;
+  jint _length;
+ public:
+  AsgstStringOut(char* buffer, jint size) : _buffer(buffer), _size(size), _length(0) {}
+  void append(const char* text, int length) {
+    for (int i = 0; i < length; i++) {
+      if (_buffer != nullptr && _length + 1 < _size) {
+        _buffer[_length] = text[i];
+      }
+      _length++;
+    }
+  }
+  void append(char c) { append(&c, 1); }
+  void append(const Symbol* symbol) { append((const char*)symbol->base(), symbol->utf8_length()); }
+  // Terminates the buffer and returns the full length.
+  jint finish() {
+    if (_buffer != nullptr && _size > 0) {
+      _buffer[MIN2(_length, _size - 1)] = '\0';
+    }
+    return _length;
+  }
+};
+
+static void store_symbol(const Symbol* symbol, char** buffer, jint* length) {
+  if (symbol == nullptr) {
+    *buffer = nullptr;  // not available
+    *length = 0;
+    return;
+  }
+  AsgstStringOut out(*buffer, *length);
+  out.append(symbol);
+  *length = out.finish();
+}
+
+void AsgstMethodInfo::method_info(ASGST_Method method, ASGST_MethodInfo* info) {
+  if (info == nullptr) {
+    return;
+  }
+  Method* m = as_method(method);
+  if (m == nullptr) {
+    info->klass = nullptr;
+    store_symbol(nullptr, &info->method_name, &info->method_name_length);
+    store_symbol(nullptr, &info->signature, &info->signature_length);
+    store_symbol(nullptr, &info->generic_signature, &info->generic_signature_length);
+    info->modifiers = 0;
+    info->idnum = -1;
+    info->class_idnum = -1;
+    return;
+  }
+  InstanceKlass* holder = m->method_holder();
+  info->klass = (ASGST_Class)holder;
+  store_symbol(m->name(), &info->method_name, &info->method_name_length);
+  store_symbol(m->signature(), &info->signature, &info->signature_length);
+  store_symbol(m->generic_signature(), &info->generic_signature, &info->generic_signature_length);
+  info->modifiers = m->access_flags().as_method_flags();  // as JVMTI GetMethodModifiers
+  info->idnum = m->orig_method_idnum();
+  info->class_idnum = class_idnum(holder);
+}
+
+jint AsgstMethodInfo::method_idnum(ASGST_Method method) {
+  Method* m = as_method(method);
+  return m == nullptr ? -1 : m->orig_method_idnum();
+}
+
+void AsgstMethodInfo::class_info(ASGST_Class klass, ASGST_ClassInfo* info) {
+  if (info == nullptr) {
+    return;
+  }
+  InstanceKlass* k = as_class(klass);
+  if (k == nullptr) {
+    store_symbol(nullptr, &info->class_name, &info->class_name_length);
+    store_symbol(nullptr, &info->generic_class_name, &info->generic_class_name_length);
+    info->modifiers = 0;
+    info->idnum = -1;
+    return;
+  }
+  // The form of JVMTI GetClassSignature: "Lpkg/Name;", and for a hidden
+  // class the last '+' of its name shown as '.'.
+  const Symbol* name = k->name();
+  const char* text = (const char*)name->base();
+  int length = name->utf8_length();
+  int hidden_plus = -1;
+  if (k->is_hidden()) {
+    for (int i = length - 1; i >= 0; i--) {
+      if (text[i] == '+') {
+        hidden_plus = i;
+        break;
+      }
+    }
+  }
+  AsgstStringOut out(info->class_name, info->class_name_length);
+  out.append(JVM_SIGNATURE_CLASS);
+  if (hidden_plus >= 0) {
+    out.append(text, hidden_plus);
+    out.append(JVM_SIGNATURE_DOT);
+    out.append(text + hidden_plus + 1, length - hidden_plus - 1);
+  } else {
+    out.append(text, length);
+  }
+  out.append(JVM_SIGNATURE_ENDCLASS);
+  info->class_name_length = out.finish();
+  store_symbol(k->generic_signature(), &info->generic_class_name, &info->generic_class_name_length);
+  // As JVMTI GetClassModifiers, which adds back the ACC_SUPER bit that
+  // compute_modifier_flags drops.
+  info->modifiers = k->compute_modifier_flags() | JVM_ACC_SUPER;
+  info->idnum = class_idnum(k);
+}
+
+jlong AsgstMethodInfo::class_idnum(ASGST_Class klass) {
+  InstanceKlass* k = as_class(klass);
+  return k == nullptr ? -1 : class_idnum(k);
+}
+
+// JFR's trace id: unique for the VM's life and kept by class redefinition.
+jlong AsgstMethodInfo::class_idnum(const InstanceKlass* klass) {
+#if INCLUDE_JFR
+  return (jlong)(klass->trace_id() >> TRACE_ID_SHIFT);
+#else
+  return (jlong)(uintptr_t)klass;
+#endif
+}
+
+int AsgstMethodInfo::line_number_table(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length) {
+  Method* m = as_method(method);
+  if (m == nullptr) {
+    return ASGST_INVALID_ARGUMENT;
+  }
+  if (entries == nullptr || length <= 0 || !m->has_linenumber_table()) {
+    return 0;
+  }
+  int count = 0;
+  CompressedLineNumberReadStream stream(m->compressed_linenumber_table());
+  while (count < length && stream.read_pair()) {
+    entries[count].start_bci = stream.bci();
+    entries[count].line_number = stream.line();
+    count++;
+  }
+  return count;
+}
