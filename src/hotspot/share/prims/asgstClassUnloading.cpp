@@ -20,6 +20,7 @@
 #include "oops/array.hpp"
 #include "oops/instanceKlass.hpp"
 #include "prims/asgstClassUnloading.hpp"
+#include "prims/asgstMethodInfo.hpp"
 #include "runtime/os.hpp"
 #include "runtime/thread.hpp"
 
@@ -85,4 +86,12 @@ void AsgstClassUnloading::notify(InstanceKlass* klass, bool redefined) {
     }
     Atomic::dec(&slot.in_flight);
   }
+}
+
+void AsgstClassUnloading::on_class_redefined(InstanceKlass* current, InstanceKlass* old_version) {
+  AsgstMethodInfo::on_class_redefined(current, old_version);
+}
+
+void AsgstClassUnloading::forget_old_version(InstanceKlass* old_version) {
+  AsgstMethodInfo::on_old_version_freed(old_version);
 }

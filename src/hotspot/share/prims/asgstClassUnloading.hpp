@@ -48,7 +48,10 @@ class AsgstClassUnloading : AllStatic {
     if (Atomic::load(&_handler_count) != 0) {
       notify(old_version, true);
     }
+    forget_old_version(old_version);
   }
+  // Redefinition made old_version out of current's methods.
+  static void on_class_redefined(InstanceKlass* current, InstanceKlass* old_version);
 
   static const int max_handlers = 64;
 
@@ -63,6 +66,7 @@ class AsgstClassUnloading : AllStatic {
   static volatile int _lock;
 
   static void notify(InstanceKlass* klass, bool redefined);
+  static void forget_old_version(InstanceKlass* old_version);
 };
 
 #endif // SHARE_PRIMS_ASGSTCLASSUNLOADING_HPP

@@ -25,6 +25,8 @@
 #include "oops/symbol.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
+#include "runtime/atomic.hpp"
+#include "runtime/safepoint.hpp"
 #include "runtime/os.hpp"
 #include "utilities/align.hpp"
 #if INCLUDE_JFR
@@ -165,13 +167,68 @@ jlong AsgstMethodInfo::class_idnum(ASGST_Class klass) {
   return k == nullptr ? -1 : class_idnum(k);
 }
 
-// JFR's trace id: unique for the VM's life and kept by class redefinition.
-jlong AsgstMethodInfo::class_idnum(const InstanceKlass* klass) {
+// JFR's trace id: unique for the VM's life, and kept by class redefinition,
+// which swaps the methods of a class but keeps the class itself.
+jlong AsgstMethodInfo::own_idnum(const InstanceKlass* klass) {
 #if INCLUDE_JFR
   return (jlong)(klass->trace_id() >> TRACE_ID_SHIFT);
 #else
   return (jlong)(uintptr_t)klass;
 #endif
+}
+
+// The old version of a redefined class answers with the id of the class.
+jlong AsgstMethodInfo::class_idnum(const InstanceKlass* klass) {
+  if (klass->is_scratch_class()) {
+    OldVersion* entry = find_old_version(klass);
+    if (entry != nullptr) {
+      return Atomic::load(&entry->idnum);
+    }
+  }
+  return own_idnum(klass);
+}
+
+AsgstMethodInfo::OldVersion AsgstMethodInfo::_old_versions[AsgstMethodInfo::old_versions_capacity];
+
+static const InstanceKlass* const removed_old_version = (const InstanceKlass*)(uintptr_t)1;
+
+static int old_version_hash(const InstanceKlass* klass, int capacity) {
+  return (int)(((uintptr_t)klass >> 3) * UCONST64(0x9E3779B97F4A7C15) >> 40) & (capacity - 1);
+}
+
+AsgstMethodInfo::OldVersion* AsgstMethodInfo::find_old_version(const InstanceKlass* klass) {
+  int i = old_version_hash(klass, old_versions_capacity);
+  for (int n = 0; n < old_versions_capacity; n++, i = (i + 1) & (old_versions_capacity - 1)) {
+    const InstanceKlass* k = Atomic::load_acquire(&_old_versions[i].klass);
+    if (k == klass) {
+      return &_old_versions[i];
+    }
+    if (k == nullptr) {
+      return nullptr;
+    }
+  }
+  return nullptr;
+}
+
+void AsgstMethodInfo::on_class_redefined(const InstanceKlass* current, const InstanceKlass* old_version) {
+  assert(SafepointSynchronize::is_at_safepoint(), "redefinition runs at a safepoint");
+  int i = old_version_hash(old_version, old_versions_capacity);
+  for (int n = 0; n < old_versions_capacity; n++, i = (i + 1) & (old_versions_capacity - 1)) {
+    const InstanceKlass* k = _old_versions[i].klass;
+    if (k == nullptr || k == removed_old_version) {
+      Atomic::store(&_old_versions[i].idnum, own_idnum(current));
+      Atomic::release_store(&_old_versions[i].klass, old_version);
+      return;
+    }
+  }
+  // Full: the old version keeps an id of its own (doc/methods-and-classes.md).
+}
+
+void AsgstMethodInfo::on_old_version_freed(const InstanceKlass* old_version) {
+  OldVersion* entry = find_old_version(old_version);
+  if (entry != nullptr) {
+    Atomic::release_store(&entry->klass, removed_old_version);
+  }
 }
 
 int AsgstMethodInfo::line_number_table(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length) {

@@ -42,8 +42,24 @@ class AsgstMethodInfo : AllStatic {
   static jlong class_idnum(ASGST_Class klass);
   static int line_number_table(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length);
 
+  // Hooks of class redefinition, at a safepoint: old_version holds the
+  // methods current had before; it keeps current's id until it is freed.
+  static void on_class_redefined(const InstanceKlass* current, const InstanceKlass* old_version);
+  static void on_old_version_freed(const InstanceKlass* old_version);
+
  private:
+  // Old versions of redefined classes and the ids of their current classes:
+  // open addressing, written at safepoints, read without a lock.
+  static const int old_versions_capacity = 1024;
+  struct OldVersion {
+    const InstanceKlass* volatile klass;  // null: empty; tombstone: removed
+    volatile jlong idnum;
+  };
+  static OldVersion _old_versions[old_versions_capacity];
+
   static jlong class_idnum(const InstanceKlass* klass);
+  static jlong own_idnum(const InstanceKlass* klass);
+  static OldVersion* find_old_version(const InstanceKlass* klass);
 };
 
 #endif // SHARE_PRIMS_ASGSTMETHODINFO_HPP

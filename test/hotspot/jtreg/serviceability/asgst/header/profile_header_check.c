@@ -110,6 +110,16 @@ int use_every_type(void) {
       ASGST_RunWithIteratorOfThread;
   int (*thread_state)(void) = ASGST_ThreadState;
   void (*get_stack_trace)(ASGST_CallTrace*, jint, void*, uint32_t) = AsyncGetStackTrace;
+  void (*method_info_of)(ASGST_Method, ASGST_MethodInfo*) = ASGST_GetMethodInfo;
+  jint (*method_idnum)(ASGST_Method) = ASGST_GetMethodIdNum;
+  void (*class_info_of)(ASGST_Class, ASGST_ClassInfo*) = ASGST_GetClassInfo;
+  jlong (*class_idnum)(ASGST_Class) = ASGST_GetClassIdNum;
+  int (*line_table)(ASGST_Method, ASGST_MethodLineNumberEntry*, int) = ASGST_GetMethodLineNumberTable;
+  ASGST_Method (*from_jmethod_id)(jmethodID) = ASGST_JMethodIDToMethod;
+  jclass (*to_jclass)(ASGST_Class) = ASGST_ClassToJClass;
+  ASGST_Class (*from_jclass)(jclass) = ASGST_JClassToClass;
+  void (*register_unload)(ASGST_ClassUnloadHandler, void*) = ASGST_RegisterClassUnloadHandler;
+  bool (*deregister_unload)(ASGST_ClassUnloadHandler, void*) = ASGST_DeregisterClassUnloadHandler;
   jmethodID (*to_jmethod_id)(ASGST_Method) = ASGST_MethodToJMethodID;
 
   frames[0].java_frame.type = ASGST_FRAME_JAVA;
@@ -146,11 +156,18 @@ int use_every_type(void) {
   queue_handler(NULL, NULL, NULL);
   rewind(NULL);
   get_stack_trace(&trace, 4, NULL, ASGST_WALK_SAME_THREAD);
+  method_info_of(NULL, &method_info);
+  class_info_of(to_jclass(NULL) == NULL ? from_jclass(NULL) : NULL, &class_info);
+  register_unload(unload_handler, NULL);
+  if (!deregister_unload(unload_handler, NULL) || from_jmethod_id(NULL) != NULL) {
+    return -2;
+  }
   if (to_jmethod_id(NULL) != NULL) {
     return -1;
   }
   return run(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, iterator_handler, NULL) + next(NULL, NULL) + state(NULL) +
          capabilities() + frames[0].type +
          run_from_frame(NULL, NULL, NULL, 0, iterator_handler, NULL) +
-         run_of_thread(0, NULL, 0, iterator_handler, NULL) + thread_state() + line.line_number + size_info.size + frames_seen;
+         run_of_thread(0, NULL, 0, iterator_handler, NULL) + thread_state() +
+         method_idnum(NULL) + (int)class_idnum(NULL) + line_table(NULL, &line, 1) + line.line_number + size_info.size + frames_seen;
 }
