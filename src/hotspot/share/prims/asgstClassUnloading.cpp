@@ -88,6 +88,14 @@ void AsgstClassUnloading::notify(InstanceKlass* klass, bool redefined) {
   }
 }
 
+// The class, then the old versions still linked to it, which are freed with it.
+void AsgstClassUnloading::notify_unloaded(InstanceKlass* klass) {
+  notify(klass, false);
+  for (InstanceKlass* old = klass->previous_versions(); old != nullptr; old = old->previous_versions()) {
+    notify(old, true);
+  }
+}
+
 void AsgstClassUnloading::on_class_redefined(InstanceKlass* current, InstanceKlass* old_version) {
   AsgstMethodInfo::on_class_redefined(current, old_version);
 }

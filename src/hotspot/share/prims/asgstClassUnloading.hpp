@@ -41,7 +41,7 @@ class AsgstClassUnloading : AllStatic {
   // Hooks: a single load and branch while no handler is registered.
   static void on_class_unload(InstanceKlass* klass) {
     if (Atomic::load(&_handler_count) != 0) {
-      notify(klass, false);
+      notify_unloaded(klass);
     }
   }
   static void on_old_version_freed(InstanceKlass* old_version) {
@@ -66,6 +66,7 @@ class AsgstClassUnloading : AllStatic {
   static volatile int _lock;
 
   static void notify(InstanceKlass* klass, bool redefined);
+  static void notify_unloaded(InstanceKlass* klass);
   static void forget_old_version(InstanceKlass* old_version);
 };
 
