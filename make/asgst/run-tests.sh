@@ -12,7 +12,12 @@ tests=${1:?usage: run-tests.sh TEST...}
 summary="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/test-results/test-summary.txt"
 rm -f "$summary"   # never read a previous run's results
 
-"$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" CONF="$ASGST_CONF" test TEST="$tests"
+# TEST goes through the environment, and our own make's MAKEFLAGS (which holds
+# "make test TEST=...") is not passed on: OpenJDK's PreInit.gmk takes a 'p' and
+# a 'q' anywhere in MAKEFLAGS (as in ".../hotspot/.../queue") for "make -qp"
+# and then does nothing.
+MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" \
+  "$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" test
 status=$?
 
 if [ ! -f "$summary" ]; then

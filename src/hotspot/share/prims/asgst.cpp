@@ -26,6 +26,7 @@
 #include "prims/asgstCallTrace.hpp"
 #include "prims/asgstClassUnloading.hpp"
 #include "prims/asgstMethodInfo.hpp"
+#include "prims/asgstQueue.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
 #include "prims/asgstThreadTable.hpp"
@@ -99,8 +100,8 @@ static Thread* thread_of_env(JNIEnv* env) {
 }
 
 int Asgst::capabilities() {
-  // Neither the safepoint queue nor frame marking exists yet: report neither.
-  return 0;
+  // The safepoint queue exists; frame marking does not.
+  return ASGST_REGISTER_QUEUE;
 }
 
 extern "C" {
@@ -283,6 +284,49 @@ JNIEXPORT void JNICALL ASGST_RegisterClassUnloadHandler(ASGST_ClassUnloadHandler
 
 JNIEXPORT bool JNICALL ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg) {
   return AsgstClassUnloading::deregister_handler(handler, arg);
+}
+
+JNIEXPORT ASGST_Queue* JNICALL ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun,
+                                                   void* arg) {
+  Thread* thread = env == nullptr ? Thread::current_or_null() : thread_of_env(env);
+  if (thread == nullptr || !AsgstStackWalker::is_java_thread(thread)) {
+    return nullptr;
+  }
+  return AsgstQueues::register_queue(JavaThread::cast(thread), size, options, fun, arg);
+}
+
+JNIEXPORT bool JNICALL ASGST_DeregisterQueue(ASGST_Queue* queue) {
+  return AsgstQueues::deregister_queue(queue);
+}
+
+JNIEXPORT int JNICALL ASGST_Enqueue(ASGST_Queue* queue, void* ucontext, void* arg) {
+  return AsgstQueues::enqueue(queue, ucontext, arg);
+}
+
+JNIEXPORT ASGST_QueueElement* JNICALL ASGST_GetQueueElement(ASGST_Queue* queue, int n) {
+  return AsgstQueues::element(queue, n);
+}
+
+JNIEXPORT ASGST_QueueElement JNICALL ASGST_GetEnqueuableElement(ASGST_Queue* queue, void* ucontext) {
+  return AsgstQueues::enqueuable_element(queue, ucontext);
+}
+
+JNIEXPORT void JNICALL ASGST_ResizeQueue(ASGST_Queue* queue, int size) {
+  AsgstQueues::resize(queue, size);
+}
+
+JNIEXPORT ASGST_QueueSizeInfo JNICALL ASGST_GetQueueSizeInfo(ASGST_Queue* queue) {
+  return AsgstQueues::size_info(queue);
+}
+
+JNIEXPORT void JNICALL ASGST_SetOnQueueProcessingStart(ASGST_Queue* queue, int options, bool offer_iterator,
+                                                       ASGST_OnQueueSafepointHandler before, void* arg) {
+  AsgstQueues::set_on_processing(queue, true, options, offer_iterator, before, arg);
+}
+
+JNIEXPORT void JNICALL ASGST_SetOnQueueProcessingEnd(ASGST_Queue* queue, int options, bool offer_iterator,
+                                                     ASGST_OnQueueSafepointHandler end, void* arg) {
+  AsgstQueues::set_on_processing(queue, false, options, offer_iterator, end, arg);
 }
 
 } // extern "C"

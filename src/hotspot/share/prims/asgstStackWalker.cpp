@@ -23,6 +23,7 @@
 #include "code/debugInfoRec.hpp"
 #include "code/pcDesc.hpp"
 #include "gc/shared/collectedHeap.hpp"
+#include "interpreter/interpreter.hpp"
 #include "memory/universe.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstStackWalker.hpp"
@@ -66,7 +67,8 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,
        RegisterMap::WalkContinuation::skip),
-  _top(), _pos(), _nm(nullptr), _scope_offset(no_scope),
+  _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
+  _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
   _physical_frames(0), _state(ASGST_NO_FRAME) {}
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
@@ -251,12 +253,14 @@ void AsgstStackWalker::begin_java(const frame& f, bool checked) {
 }
 
 void AsgstStackWalker::rewind() {
-  if (_top.java.pc() == nullptr && _top.native.pc == nullptr) {
+  if (_top.java.pc() == nullptr && _top.native.pc == nullptr && _top_scope_offset == no_scope && !_top_first_pending) {
     return;  // start() found no frame: nothing to rewind to
   }
   _pos = _top;
-  _nm = nullptr;
-  _scope_offset = no_scope;
+  _nm = _top_nm;
+  _scope_offset = _top_scope_offset;
+  _scope_frame = _top_scope_frame;
+  _first_pending = _top_first_pending;
   _physical_frames = 0;
   _state = 1;
 }
@@ -264,7 +268,11 @@ void AsgstStackWalker::rewind() {
 int AsgstStackWalker::next(ASGST_Frame* out) {
   while (_state == 1) {
     bool reported = false;
-    if (_scope_offset != no_scope) {
+    if (_first_pending) {
+      _first_pending = false;
+      *out = _first;
+      reported = true;
+    } else if (_scope_offset != no_scope) {
       reported = report_scope(out);
     } else if (!_pos.visited) {
       _pos.visited = true;
@@ -331,6 +339,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     if (offset != no_scope) {
       _nm = nm;
       _scope_offset = offset;
+      _scope_frame = native_frame_of(f);
       return report_scope(out);
     }
     // Without debug info the method is known, the position is not.
@@ -385,9 +394,9 @@ bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
   out->comp_level = _nm->comp_level();
   out->bci = bci;
   out->method = (ASGST_Method)method;
-  out->pc = _pos.java.pc();
-  out->sp = _pos.java.sp();
-  out->fp = _pos.java.fp();
+  out->pc = _scope_frame.pc;
+  out->sp = _scope_frame.sp;
+  out->fp = _scope_frame.fp;
   return true;
 }
 
@@ -443,9 +452,15 @@ bool AsgstStackWalker::step_java() {
     return step_into_caller_of_java(f, anchor);
   }
   if (Continuation::is_continuation_enterSpecial(f)) {
-    ContinuationEntry* entry = Continuation::get_continuation_entry_for_sp(thread, f.sp());
-    if (entry != nullptr && entry->is_virtual_thread() &&
-        (_options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
+    // The entry lies at the frame's unextended sp (as HotSpot's
+    // get_continuation_entry_for_entry_frame has it); take it only if it is
+    // one of the thread's entries.
+    const ContinuationEntry* at_frame = (const ContinuationEntry*)f.unextended_sp();
+    const ContinuationEntry* entry = thread->last_continuation();
+    for (int n = 0; entry != nullptr && entry != at_frame && n < max_continuation_depth; n++) {
+      entry = entry->parent();
+    }
+    if (entry == at_frame && entry->is_virtual_thread() && (_options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
       stop(ASGST_NO_FRAME);  // a virtual thread's frames end here
       return false;
     }
@@ -457,6 +472,13 @@ bool AsgstStackWalker::step_java() {
       return true;
     }
     stop(ASGST_BROKEN_FRAME);
+    return false;
+  }
+  if (Continuation::is_cont_barrier_frame(f)) {
+    // The frames below were not thawed since the virtual thread last
+    // mounted: they are in a stack chunk in the heap, which a walk does not
+    // read. Say so rather than skip them.
+    stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }
   begin_java(f.sender(&_map), sender_check_validates_interpreted_frames);
@@ -544,4 +566,149 @@ bool AsgstStackWalker::step_into_caller_of_java(const frame& boundary, JavaFrame
     begin_java(caller);
   }
   return true;
+}
+
+// Queue elements ------------------------------------------------------------
+
+bool AsgstStackWalker::top_java_frame(ASGST_QueueElement* element, Method** method, int* compile_id) {
+  ASGST_Frame frame;
+  int result;
+  while ((result = next(&frame)) == 1 && frame.type == ASGST_FRAME_NON_JAVA) {
+  }
+  if (result != 1) {
+    return false;
+  }
+  element->pc = frame.pc;
+  element->sp = frame.sp;
+  element->fp = frame.fp;
+  element->bcp = nullptr;
+  *method = (Method*)frame.method;
+  *compile_id = -1;
+  if (frame.comp_level == 0 && frame.type == ASGST_FRAME_JAVA) {
+    // Interpreted: the bcp tells the position; the frame is found again by fp.
+    element->bcp = ((Method*)frame.method)->bcp_from(frame.bci);
+  } else if (frame.comp_level > 0) {
+    CodeBlob* cb = CodeCache::find_blob(frame.pc);
+    nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+    *compile_id = nm == nullptr ? -1 : nm->compile_id();
+  }
+  return true;
+}
+
+// Prepares the scopes of nm at pc to be reported with the given registers.
+bool AsgstStackWalker::begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top) {
+  PcDesc* desc = nm->pc_desc_at(pc);
+  if (desc == nullptr && at_top) {
+    desc = nm->pc_desc_near(pc + 1);
+  }
+  if (desc == nullptr || desc->scope_decode_offset() == no_scope) {
+    return false;
+  }
+  _nm = nm;
+  _scope_offset = desc->scope_decode_offset();
+  _scope_frame = registers;
+  return true;
+}
+
+int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method* recorded_method,
+                                       int recorded_compile_id) {
+  assert(_thread == Thread::current(), "only the thread itself walks its queue");
+  JavaThread* thread = JavaThread::cast(_thread);
+  if (!thread->has_last_Java_frame()) {
+    stop(ASGST_NO_TOP_JAVA_FRAME);
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  frame top = thread->last_frame();
+  intptr_t* recorded_sp = (intptr_t*)element.sp;
+  intptr_t* recorded_fp = (intptr_t*)element.fp;
+  address recorded_pc = (address)element.pc;
+  bool interpreted = element.bcp != nullptr;
+  // While the recorded frame is on the stack its code is alive. Without the
+  // frame, the recorded pc counts only if it still lies in the very nmethod
+  // it was recorded in (same compile id, not being unloaded).
+  CodeBlob* recorded_cb = interpreted || recorded_pc == nullptr ? nullptr : CodeCache::find_blob(recorded_pc);
+  nmethod* recorded_nm = recorded_cb == nullptr ? nullptr : recorded_cb->as_nmethod_or_null();
+  bool recorded_code_alive = recorded_nm != nullptr && recorded_nm->compile_id() == recorded_compile_id &&
+                             !recorded_nm->is_unloading();
+
+  _pos = Position();
+  begin_java(top);
+  // The search follows Java frames only; C frames come with the callers.
+  const int options = _options;
+  _options &= ~ASGST_INCLUDE_NON_JAVA_FRAMES;
+  _nm = nullptr;
+  _scope_offset = no_scope;
+  _first_pending = false;
+  _state = 1;
+  for (int frames = 0; ; frames++) {
+    const frame& f = _pos.java;
+    if ((interpreted || Interpreter::contains(recorded_pc)) && f.is_interpreted_frame() && f.fp() == recorded_fp) {
+      // The recorded interpreted frame: its method at the recorded position.
+      ASGST_Frame first;
+      if (!report_interpreted(f, false, &first)) {
+        stop(ASGST_BROKEN_FRAME);
+        return ASGST_BROKEN_FRAME;
+      }
+      Method* method = (Method*)first.method;
+      if (interpreted && !method->is_native() && method->contains((address)element.bcp)) {
+        first.bci = method->bci_from((address)element.bcp);
+      }
+      _first = first;
+      _first_pending = true;
+      _pos.visited = true;
+      break;
+    }
+    if (recorded_nm != nullptr && f.cb() == recorded_nm && f.sp() == recorded_sp) {
+      // The recorded compiled frame: its scopes at the recorded pc.
+      if (!begin_scopes(recorded_nm, recorded_pc, native_frame_of(f), true)) {
+        _pos.visited = false;  // report it as it is now
+      } else {
+        _pos.visited = true;
+      }
+      break;
+    }
+    if (f.sp() > recorded_sp || frames >= max_physical_frames) {
+      // The recorded frame returned before the poll: its callers remain.
+      // Report it from what was recorded, if that is provably still valid.
+      AsgstNativeFrame registers = { recorded_pc, recorded_sp, recorded_fp };
+      if (recorded_code_alive) {
+        if (!begin_scopes(recorded_nm, recorded_pc, registers, true)) {
+          // No debug information there: the method is certain, the position is not.
+          _first.type = ASGST_FRAME_JAVA;
+          _first.comp_level = recorded_nm->comp_level();
+          _first.bci = -1;
+          _first.method = (ASGST_Method)recorded_nm->method();
+          _first.pc = recorded_pc;
+          _first.sp = recorded_sp;
+          _first.fp = recorded_fp;
+          _first_pending = true;
+        }
+      } else if (interpreted && Method::is_valid_method(recorded_method) &&
+                 recorded_method->contains((address)element.bcp)) {
+        _first.type = ASGST_FRAME_JAVA;
+        _first.comp_level = 0;
+        _first.bci = recorded_method->bci_from((address)element.bcp);
+        _first.method = (ASGST_Method)recorded_method;
+        _first.pc = recorded_pc;
+        _first.sp = recorded_sp;
+        _first.fp = recorded_fp;
+        _first_pending = true;
+      }
+      break;
+    }
+    if (!step()) {
+      _options = options;
+      stop(ASGST_NO_TOP_JAVA_FRAME);  // the recorded frame is not on this stack
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+  }
+  _options = options;
+  _physical_frames = 0;
+  _top = _pos;
+  _top_nm = _nm;
+  _top_scope_offset = _scope_offset;
+  _top_scope_frame = _scope_frame;
+  _top_first_pending = _first_pending;
+  _state = 1;
+  return ASGST_JAVA_TRACE;
 }

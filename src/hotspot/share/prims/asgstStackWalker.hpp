@@ -31,7 +31,8 @@ class nmethod;
 // Implementation-specific results (profile.h leaves values below -16 to us).
 enum AsgstImplementationError {
   ASGST_BROKEN_FRAME     = -17, // a frame failed its checks; the walk ends there
-  ASGST_INVALID_ARGUMENT = -18  // a required argument is null or out of range
+  ASGST_INVALID_ARGUMENT = -18, // a required argument is null or out of range
+  ASGST_FRAMES_IN_HEAP   = -19  // a virtual thread's older frames are frozen in the heap
 };
 
 // A C/C++ frame, described only by its registers: the VM knows nothing else.
@@ -66,6 +67,21 @@ class AsgstStackWalker {
   // or an error. After the end or an error it returns the same again.
   int next(ASGST_Frame* frame);
 
+  // Positions the walk of the current thread, at a safepoint poll or
+  // another point where its stack is walkable, at the frame that a signal
+  // handler recorded in element (a queue element), or at its callers if the
+  // frame returned since. Returns the trace kind (> 0) or an ASGST_Error.
+  // recorded_method and recorded_compile_id (or null and -1) describe the
+  // frame's code when it was recorded: if the frame has returned since, its
+  // top scopes are still reported from the recorded pc or bcp, as long as
+  // that code is provably the same.
+  int start_at_element(const ASGST_QueueElement& element, Method* recorded_method, int recorded_compile_id);
+
+  // Describes the top Java frame that start() found, as a queue element
+  // records it, with its method and, if compiled, its nmethod's compile id
+  // (else -1). False if there is none.
+  bool top_java_frame(ASGST_QueueElement* element, Method** method, int* compile_id);
+
   // Goes back to the top frame that start() found.
   void rewind();
 
@@ -81,6 +97,8 @@ class AsgstStackWalker {
  private:
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
+  // Longest chain of nested continuations followed.
+  static const int max_continuation_depth = 1 << 10;
 
   // Where a walk stands.
   struct Position {
@@ -93,12 +111,20 @@ class AsgstStackWalker {
   };
 
   Thread* const _thread;
-  const int _options;
+  int _options;             // changed only while start_at_element searches
   RegisterMap _map;         // large (all registers): made once per walk, never updated
   Position _top;            // where start() positioned the walk
   Position _pos;            // the current position
   nmethod* _nm;             // the nmethod of a compiled frame whose scopes are being reported
   int _scope_offset;        // decode offset of the next inlined scope to report
+  AsgstNativeFrame _scope_frame;  // the registers reported with those scopes
+  bool _first_pending;      // _first is reported before anything else
+  ASGST_Frame _first;       // a recorded interpreted frame (start_at_element)
+  // What rewind() restores besides _top (start_at_element starts mid-frame).
+  nmethod* _top_nm;
+  int _top_scope_offset;
+  AsgstNativeFrame _top_scope_frame;
+  bool _top_first_pending;
   int _physical_frames;     // physical frames visited so far
   int _state;
 
@@ -114,6 +140,7 @@ class AsgstStackWalker {
   bool report_java(const frame& f, ASGST_Frame* out);
   bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
   bool report_scope(ASGST_Frame* out);
+  bool begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top);
   void report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const;
   bool step();
   bool step_native();

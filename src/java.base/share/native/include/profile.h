@@ -338,6 +338,71 @@ ASGST_RegisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
 _JNI_IMPORT_OR_EXPORT_ bool JNICALL
 ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
 
+/*
+ * The safepoint queue (capability ASGST_REGISTER_QUEUE; doc/safepoint-queue.md).
+ * A signal handler enqueues its thread's top Java frame; the thread walks the
+ * full stack for each element at its next safepoint poll, handshake or frame
+ * unwinding, where the handler may allocate and take locks (but call no JNI
+ * or JVMTI function).
+ */
+
+/*
+ * Registers a queue of size elements for the thread of env (null: the calling
+ * thread). fun(iterator, arg, element_arg) is called for each element, in
+ * insertion order; options are the walk options of its iterator. Returns
+ * null for a bad argument. Not signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ ASGST_Queue* JNICALL
+ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun, void* arg);
+
+/*
+ * Removes a queue; its pending elements are still processed, then it is
+ * freed: at once on its own thread, else at that thread's next poll. Returns
+ * false if it was already removed. Not signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ bool JNICALL ASGST_DeregisterQueue(ASGST_Queue* queue);
+
+/*
+ * Records the top Java frame at ucontext (null: not in Java code) with arg and
+ * arms the thread's poll. Returns the trace kind, or ASGST_ENQUEUE_NO_QUEUE
+ * (null or removed queue), ASGST_ENQUEUE_FULL_QUEUE, ASGST_ENQUEUE_OTHER_ERROR
+ * (being resized), or a walk error. Signal safe; call it on the queue's
+ * thread, or while that thread is halted.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_Enqueue(ASGST_Queue* queue, void* ucontext, void* arg);
+
+/*
+ * The n-th pending element: 0 the oldest, -1 the youngest; null if out of
+ * range. Only its arg may be changed. Signal safe, on the queue's thread.
+ */
+_JNI_IMPORT_OR_EXPORT_ ASGST_QueueElement* JNICALL ASGST_GetQueueElement(ASGST_Queue* queue, int n);
+
+/*
+ * The element ASGST_Enqueue would record now (arg null), without enqueueing
+ * it; pc null if there is none. Signal safe, on the queue's thread.
+ */
+_JNI_IMPORT_OR_EXPORT_ ASGST_QueueElement JNICALL
+ASGST_GetEnqueuableElement(ASGST_Queue* queue, void* ucontext);
+
+/* Gives the queue size elements after its next processing. Signal safe. */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_ResizeQueue(ASGST_Queue* queue, int size);
+
+/* Pending elements, capacity, and enqueue attempts since the last processing. Signal safe. */
+_JNI_IMPORT_OR_EXPORT_ ASGST_QueueSizeInfo JNICALL ASGST_GetQueueSizeInfo(ASGST_Queue* queue);
+
+/*
+ * Sets (or, with a null handler, removes) the handler called before or after
+ * the thread processes a non-empty queue; with offer_iterator it gets an
+ * iterator over the current stack walked with options, else null. Not
+ * signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ void JNICALL
+ASGST_SetOnQueueProcessingStart(ASGST_Queue* queue, int options, bool offer_iterator,
+                                ASGST_OnQueueSafepointHandler before, void* arg);
+_JNI_IMPORT_OR_EXPORT_ void JNICALL
+ASGST_SetOnQueueProcessingEnd(ASGST_Queue* queue, int options, bool offer_iterator,
+                              ASGST_OnQueueSafepointHandler end, void* arg);
+
 #ifdef __cplusplus
 }
 #endif

@@ -33,9 +33,9 @@ public class AsgstCapabilities {
     // enum ASGST_Capabilities in profile.h
     static final int REGISTER_QUEUE = 1;
     static final int MARK_FRAME = 2;
-    // Neither the safepoint queue nor frame marking is implemented yet; the
-    // change that adds one must update this expectation.
-    static final int IMPLEMENTED = 0;
+    // The safepoint queue is implemented, frame marking is not; the change
+    // that adds it must update this expectation.
+    static final int IMPLEMENTED = REGISTER_QUEUE;
 
     private static native boolean agentLoaded();
     private static native int capabilitiesAtAgentLoad();

@@ -1,0 +1,406 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include "memory/allocation.hpp"
+#include "prims/asgstQueue.hpp"
+#include "prims/asgstStackWalker.hpp"
+#include "runtime/atomic.hpp"
+#include "runtime/interfaceSupport.inline.hpp"
+#include "runtime/javaThread.inline.hpp"
+#include "runtime/os.hpp"
+#include "runtime/safepointMechanism.inline.hpp"
+
+// What the profiler set with ASGST_SetOnQueueProcessingStart/End.
+struct AsgstOnProcessing {
+  ASGST_OnQueueSafepointHandler handler;
+  void* arg;
+  int options;
+  bool offer_iterator;
+};
+
+// One queue: a ring of elements written by its thread's signal handler (the
+// producer) and read by the same thread at a poll (the consumer). head and
+// tail count elements ever taken and added; an element's slot is its count
+// modulo the capacity.
+// What the signal handler knew about an element's frame, kept beside the
+// public element: its method and nmethod (see start_at_element).
+struct AsgstElementCode {
+  Method* method;
+  int compile_id;
+};
+
+class AsgstQueue : public CHeapObj<mtServiceability> {
+ public:
+  JavaThread* const thread;
+  const ASGST_Handler handler;
+  void* const handler_arg;
+  const int options;
+  ASGST_QueueElement* elements;
+  AsgstElementCode* codes;            // beside elements, same slots
+  jint capacity;
+  volatile juint head;
+  volatile juint tail;
+  volatile jint attempts;             // enqueue attempts since the last processing
+  volatile jint requested_capacity;   // applied after the next processing
+  volatile bool busy;                 // resized by its thread: enqueues are refused
+  volatile bool deregistered;         // freed by its thread at the next processing
+  AsgstOnProcessing on_start;
+  AsgstOnProcessing on_end;
+  AsgstQueue* volatile next;
+
+  AsgstQueue(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg) :
+    thread(t), handler(h), handler_arg(arg), options(opts),
+    elements(NEW_C_HEAP_ARRAY(ASGST_QueueElement, size, mtServiceability)),
+    codes(NEW_C_HEAP_ARRAY(AsgstElementCode, size, mtServiceability)), capacity(size),
+    head(0), tail(0), attempts(0), requested_capacity(size), busy(false), deregistered(false),
+    on_start(), on_end(), next(nullptr) {}
+
+  ~AsgstQueue() {
+    FREE_C_HEAP_ARRAY(ASGST_QueueElement, elements);
+    FREE_C_HEAP_ARRAY(AsgstElementCode, codes);
+  }
+
+  juint size() const { return Atomic::load_acquire(&tail) - Atomic::load_acquire(&head); }
+};
+
+// The queues of one thread, hung off JavaThread::_asgst_queues.
+class AsgstThreadQueues : public CHeapObj<mtServiceability> {
+ public:
+  AsgstQueue* volatile first;
+  bool processing;  // guards against processing from inside a handler
+  AsgstThreadQueues() : first(nullptr), processing(false) {}
+};
+
+volatile int AsgstQueues::_list_lock = 0;
+
+static AsgstQueue* queue_of(ASGST_Queue* queue) {
+  return reinterpret_cast<AsgstQueue*>(queue);
+}
+
+// Registration ----------------------------------------------------------------
+
+ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int options, ASGST_Handler handler,
+                                         void* arg) {
+  if (thread == nullptr || size <= 0 || handler == nullptr) {
+    return nullptr;
+  }
+  AsgstQueue* queue = new AsgstQueue(thread, size, options, handler, arg);
+  AsgstThreadQueues* fresh = new AsgstThreadQueues();
+  Thread::SpinAcquire(&_list_lock);
+  AsgstThreadQueues* queues = thread->asgst_queues();
+  if (queues == nullptr) {
+    queues = fresh;
+    fresh = nullptr;
+  }
+  // Appended last: the thread may be walking its list right now.
+  AsgstQueue* volatile* link = &queues->first;
+  while (*link != nullptr) {
+    link = &(*link)->next;
+  }
+  Atomic::release_store(link, queue);
+  if (thread->asgst_queues() == nullptr) {
+    OrderAccess::release();
+    thread->set_asgst_queues(queues);
+  }
+  Thread::SpinRelease(&_list_lock);
+  delete fresh;
+  return reinterpret_cast<ASGST_Queue*>(queue);
+}
+
+bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
+  AsgstQueue* queue = queue_of(q);
+  if (queue == nullptr || queue->deregistered) {
+    return false;
+  }
+  Atomic::release_store_fence(&queue->deregistered, true);
+  JavaThread* thread = queue->thread;
+  if (thread == JavaThread::current_or_null()) {
+    // On its own thread: process what is pending and free the queue now.
+    if (thread->thread_state() == _thread_in_native) {
+      ThreadInVMfromNative in_vm(thread);
+      process(thread, thread->asgst_queues());
+    } else {
+      process(thread, thread->asgst_queues());
+    }
+  } else {
+    // The queue's thread processes and frees it at its next poll.
+    SafepointMechanism::arm_local_poll_release(thread);
+  }
+  return true;
+}
+
+void AsgstQueues::free_queue(AsgstQueue* queue) {
+  delete queue;
+}
+
+void AsgstQueues::thread_destroyed(JavaThread* thread) {
+  Thread::SpinAcquire(&_list_lock);
+  AsgstThreadQueues* queues = thread->asgst_queues();
+  thread->set_asgst_queues(nullptr);
+  Thread::SpinRelease(&_list_lock);
+  if (queues == nullptr) {
+    return;
+  }
+  // Elements still pending are dropped: their frames are gone with the thread.
+  AsgstQueue* queue = queues->first;
+  while (queue != nullptr) {
+    AsgstQueue* next = queue->next;
+    free_queue(queue);
+    queue = next;
+  }
+  delete queues;
+}
+
+// The signal handler's side ----------------------------------------------------
+
+// The top Java frame of the queue's thread at ucontext, as an element records it.
+int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element, Method** method,
+                           int* compile_id) {
+  Thread* current = Thread::current_or_null_safe();
+  JavaThread* thread = queue->thread;
+  AsgstNativeFrame context = { nullptr, nullptr, nullptr };
+  if (ucontext != nullptr) {
+    context.pc = os::fetch_frame_from_context(ucontext, &context.sp, &context.fp);
+  }
+  bool saved = current != nullptr && current->in_asgct();
+  if (current != nullptr) {
+    current->set_in_asgct(true);  // keeps PcDesc lookups from writing their cache
+  }
+  int walk_options = (queue->options & ~ASGST_INCLUDE_NON_JAVA_FRAMES) | ASGST_END_ON_FIRST_JAVA_FRAME;
+  AsgstStackWalker walker(thread, walk_options);
+  int kind = walker.start(context);
+  if (kind > 0 && !walker.top_java_frame(element, method, compile_id)) {
+    kind = walker.state() < 0 ? walker.state() : ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (current != nullptr) {
+    current->set_in_asgct(saved);
+  }
+  return kind;
+}
+
+int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
+  AsgstQueue* queue = queue_of(q);
+  if (queue == nullptr) {
+    return ASGST_ENQUEUE_NO_QUEUE;
+  }
+  Atomic::inc(&queue->attempts);
+  if (Atomic::load_acquire(&queue->deregistered)) {
+    return ASGST_ENQUEUE_NO_QUEUE;
+  }
+  if (Atomic::load_acquire(&queue->busy)) {
+    return ASGST_ENQUEUE_OTHER_ERROR;  // being resized
+  }
+  juint tail = queue->tail;
+  if (tail - Atomic::load_acquire(&queue->head) >= (juint)queue->capacity) {
+    return ASGST_ENQUEUE_FULL_QUEUE;
+  }
+  ASGST_QueueElement element;
+  AsgstElementCode code;
+  int kind = top_frame(queue, ucontext, &element, &code.method, &code.compile_id);
+  if (kind <= 0) {
+    return kind;
+  }
+  element.arg = arg;
+  queue->elements[tail % (juint)queue->capacity] = element;
+  queue->codes[tail % (juint)queue->capacity] = code;
+  Atomic::release_store(&queue->tail, tail + 1);
+  SafepointMechanism::arm_local_poll_release(queue->thread);
+  return kind;
+}
+
+ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontext) {
+  ASGST_QueueElement element = { nullptr, nullptr, nullptr, nullptr, nullptr };
+  AsgstQueue* queue = queue_of(q);
+  Method* method;
+  int compile_id;
+  if (queue != nullptr && top_frame(queue, ucontext, &element, &method, &compile_id) <= 0) {
+    element.pc = element.sp = element.fp = element.bcp = nullptr;
+  }
+  element.arg = nullptr;
+  return element;
+}
+
+ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
+  AsgstQueue* queue = queue_of(q);
+  if (queue == nullptr || Atomic::load_acquire(&queue->busy)) {
+    return nullptr;
+  }
+  juint head = Atomic::load_acquire(&queue->head);
+  juint tail = Atomic::load_acquire(&queue->tail);
+  juint size = tail - head;
+  juint index;
+  if (n >= 0 && (juint)n < size) {
+    index = head + (juint)n;          // 0 is the oldest
+  } else if (n < 0 && (juint)(-(jlong)n) <= size) {
+    index = tail - (juint)(-(jlong)n);  // -1 is the youngest
+  } else {
+    return nullptr;
+  }
+  return &queue->elements[index % (juint)queue->capacity];
+}
+
+void AsgstQueues::resize(ASGST_Queue* q, int size) {
+  AsgstQueue* queue = queue_of(q);
+  if (queue != nullptr && size > 0) {
+    Atomic::release_store(&queue->requested_capacity, (jint)size);
+    SafepointMechanism::arm_local_poll_release(queue->thread);
+  }
+}
+
+ASGST_QueueSizeInfo AsgstQueues::size_info(ASGST_Queue* q) {
+  ASGST_QueueSizeInfo info = { 0, 0, 0 };
+  AsgstQueue* queue = queue_of(q);
+  if (queue != nullptr) {
+    info.size = (jint)queue->size();
+    info.capacity = queue->capacity;
+    info.attempts = Atomic::load(&queue->attempts);
+  }
+  return info;
+}
+
+void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, bool offer_iterator,
+                                    ASGST_OnQueueSafepointHandler handler, void* arg) {
+  AsgstQueue* queue = queue_of(q);
+  if (queue == nullptr) {
+    return;
+  }
+  AsgstOnProcessing setting = { handler, arg, options, offer_iterator };
+  // Read by the queue's thread at its polls; a change takes effect at the next one.
+  Thread::SpinAcquire(&_list_lock);
+  if (at_start) {
+    queue->on_start = setting;
+  } else {
+    queue->on_end = setting;
+  }
+  Thread::SpinRelease(&_list_lock);
+}
+
+// The thread's side, at a poll ---------------------------------------------------
+
+void AsgstQueues::call_on_processing(JavaThread* thread, AsgstQueue* queue, bool at_start) {
+  Thread::SpinAcquire(&_list_lock);
+  AsgstOnProcessing setting = at_start ? queue->on_start : queue->on_end;
+  Thread::SpinRelease(&_list_lock);
+  if (setting.handler == nullptr) {
+    return;
+  }
+  if (!setting.offer_iterator) {
+    setting.handler(reinterpret_cast<ASGST_Queue*>(queue), nullptr, setting.arg);
+    return;
+  }
+  // The iterator walks the stack as it is now, from the thread's last Java frame.
+  AsgstStackWalker walker(thread, setting.options);
+  AsgstNativeFrame no_context = { nullptr, nullptr, nullptr };
+  ASGST_Iterator* iterator = walker.start(no_context) > 0 ? reinterpret_cast<ASGST_Iterator*>(&walker) : nullptr;
+  setting.handler(reinterpret_cast<ASGST_Queue*>(queue), iterator, setting.arg);
+}
+
+void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
+  if (queue->size() > 0) {
+    call_on_processing(thread, queue, true);
+    // Elements that the signal handler adds meanwhile are processed too.
+    juint head;
+    while ((head = queue->head) != Atomic::load_acquire(&queue->tail)) {
+      ASGST_QueueElement element = queue->elements[head % (juint)queue->capacity];
+      AsgstElementCode code = queue->codes[head % (juint)queue->capacity];
+      AsgstStackWalker walker(thread, queue->options);
+      // A walk that fails still reaches the handler, once: its iterator
+      // reports the error (doc/safepoint-queue.md).
+      walker.start_at_element(element, code.method, code.compile_id);
+      queue->handler(reinterpret_cast<ASGST_Iterator*>(&walker), queue->handler_arg, element.arg);
+      Atomic::release_store(&queue->head, head + 1);
+    }
+    call_on_processing(thread, queue, false);
+  }
+  apply_resize(queue);
+  Atomic::store(&queue->attempts, 0);
+}
+
+// On the queue's own thread, after processing: a signal handler that
+// interrupts this thread sees busy and refuses to enqueue meanwhile.
+void AsgstQueues::apply_resize(AsgstQueue* queue) {
+  jint requested = Atomic::load_acquire(&queue->requested_capacity);
+  if (requested == queue->capacity) {
+    return;
+  }
+  ASGST_QueueElement* fresh = NEW_C_HEAP_ARRAY(ASGST_QueueElement, requested, mtServiceability);
+  AsgstElementCode* fresh_codes = NEW_C_HEAP_ARRAY(AsgstElementCode, requested, mtServiceability);
+  Atomic::release_store_fence(&queue->busy, true);
+  juint head = queue->head;
+  juint pending = queue->tail - head;
+  // Elements added after the last one was processed are kept (a smaller
+  // queue keeps the oldest that fit; the rest count as never accepted).
+  juint kept = MIN2(pending, (juint)requested);
+  for (juint i = 0; i < kept; i++) {
+    fresh[i] = queue->elements[(head + i) % (juint)queue->capacity];
+    fresh_codes[i] = queue->codes[(head + i) % (juint)queue->capacity];
+  }
+  ASGST_QueueElement* old = queue->elements;
+  AsgstElementCode* old_codes = queue->codes;
+  queue->elements = fresh;
+  queue->codes = fresh_codes;
+  queue->capacity = requested;
+  queue->head = 0;
+  queue->tail = kept;
+  Atomic::release_store_fence(&queue->busy, false);
+  FREE_C_HEAP_ARRAY(ASGST_QueueElement, old);
+  FREE_C_HEAP_ARRAY(AsgstElementCode, old_codes);
+}
+
+bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {
+  for (AsgstQueue* queue = Atomic::load_acquire(&queues->first); queue != nullptr;
+       queue = Atomic::load_acquire(&queue->next)) {
+    if (queue->size() > 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void AsgstQueues::process(JavaThread* thread, AsgstThreadQueues* queues) {
+  if (queues == nullptr || queues->processing || !thread->has_last_Java_frame()) {
+    return;  // elements stay until a poll where the stack can be walked
+  }
+  queues->processing = true;
+  for (AsgstQueue* queue = Atomic::load_acquire(&queues->first); queue != nullptr;
+       queue = Atomic::load_acquire(&queue->next)) {
+    process_queue(thread, queue);
+  }
+  // Free deregistered queues, now that their elements were processed.
+  Thread::SpinAcquire(&_list_lock);
+  AsgstQueue* volatile* link = &queues->first;
+  AsgstQueue* freed = nullptr;
+  while (*link != nullptr) {
+    AsgstQueue* queue = *link;
+    if (Atomic::load_acquire(&queue->deregistered) && queue->size() == 0) {
+      *link = queue->next;
+      queue->next = freed;
+      freed = queue;
+    } else {
+      link = &queue->next;
+    }
+  }
+  Thread::SpinRelease(&_list_lock);
+  while (freed != nullptr) {
+    AsgstQueue* next = freed->next;
+    free_queue(freed);
+    freed = next;
+  }
+  queues->processing = false;
+}

@@ -1,0 +1,91 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test
+ * @summary Thousands of virtual threads sampled through the safepoint queues of
+ *          their carriers: elements enqueued while a virtual thread is mounted
+ *          are processed before it unmounts and show its frames, down to its
+ *          continuation's entry (or, after a remount, to the frames still frozen
+ *          in the heap, with ASGST_FRAMES_IN_HEAP), and never its carrier's.
+ * @requires os.family == "linux"
+ * @run main/othervm/native -agentlib:AsgstQueueVirtualThreads AsgstQueueVirtualThreads
+ */
+import java.util.ArrayList;
+import java.util.List;
+
+public class AsgstQueueVirtualThreads {
+    static {
+        System.loadLibrary("AsgstQueueVirtualThreads");
+    }
+
+    static native void startSampling(int intervalMicros);
+    static native int[] stopSampling();
+    static native String firstMixed();
+
+    static volatile long sink;
+
+    static void virtualWork(long nanos) {
+        long end = System.nanoTime() + nanos;
+        long r = sink;
+        while (System.nanoTime() < end) {
+            for (int i = 0; i < 1000; i++) {
+                r = r * 31 + i;
+            }
+        }
+        sink = r;
+    }
+
+    public static void main(String[] args) throws Exception {
+        startSampling(500);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            threads.add(Thread.ofVirtual().start(() -> {
+                for (int k = 0; k < 3; k++) {
+                    virtualWork(300_000);
+                    Thread.yield();  // unmount and mount again, maybe elsewhere
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        Thread.sleep(100);  // let carriers reach a poll
+        int[] r = stopSampling();
+        int accepted = r[0], processed = r[1], virtualFrames = r[2], carrierFrames = r[3], mixed = r[4];
+        int atEnter = r[5], inHeap = r[6];
+        System.out.printf("%d enqueued, %d processed: %d with virtual thread frames (%d ending at" +
+                          " Continuation.enter, %d at frames frozen in the heap), %d with carrier frames, %d mixed%n",
+                          accepted, processed, virtualFrames, atEnter, inHeap, carrierFrames, mixed);
+        System.out.println("first odd trace: " + firstMixed());
+        check(processed == accepted, "accepted " + accepted + " but processed " + processed);
+        check(virtualFrames >= 300, "too few traces with virtual thread frames: " + virtualFrames);
+        check(mixed == 0, mixed + " traces mix virtual thread and carrier frames");
+        check(atEnter + inHeap == virtualFrames,
+              "virtual thread traces must end at Continuation.enter or at frames frozen in the heap");
+        check(atEnter > 0, "no complete virtual thread trace");
+        check(virtualFrames * 10L >= processed * 9L, "fewer than 90% of the processed traces show the virtual thread");
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new RuntimeException(message);
+        }
+    }
+}

@@ -1,0 +1,200 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * Samples one thread with a CPU-time timer. For each sample the SIGPROF
+ * handler walks the stack itself (the reference), and enqueues the same
+ * moment into the thread's safepoint queue (with the sample's index as arg);
+ * the queue handler walks at the next poll. A JVMTI sampler thread takes
+ * GetStackTrace samples of the same thread meanwhile (safepoint biased).
+ */
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "jvmti.h"
+#include "profile.h"
+
+#define MAX_SAMPLES 20000
+
+static ASGST_Method signal_top[MAX_SAMPLES];  /* top Java frame in the signal handler */
+static ASGST_Method queue_top[MAX_SAMPLES];   /* top frame of the queue walk */
+static volatile int enqueue_result[MAX_SAMPLES];
+static volatile int sample_count;
+static volatile int processed_count;
+static ASGST_Queue* queue;
+static timer_t timer;
+static jvmtiEnv* jvmti;
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  (void)reserved;
+  return (*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;
+}
+
+static void first_java_method(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (frame.type != ASGST_FRAME_NON_JAVA) {
+      *(ASGST_Method*)arg = frame.method;
+      return;
+    }
+  }
+}
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  intptr_t index = (intptr_t)element_arg;
+  (void)queue_arg;
+  first_java_method(iterator, &queue_top[index]);
+  __atomic_fetch_add(&processed_count, 1, __ATOMIC_RELAXED);
+}
+
+static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
+  int index = __atomic_fetch_add(&sample_count, 1, __ATOMIC_RELAXED);
+  (void)signo; (void)info;
+  if (index >= MAX_SAMPLES) {
+    return;
+  }
+  signal_top[index] = NULL;
+  queue_top[index] = NULL;
+  ASGST_RunWithIterator(ucontext, 0, first_java_method, &signal_top[index]);
+  enqueue_result[index] = ASGST_Enqueue(queue, ucontext, (void*)(intptr_t)index);
+}
+
+/* Called by the sampled thread: registers its queue and starts its CPU timer. */
+JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
+  struct sigaction action;
+  struct sigevent event;
+  struct itimerspec spec;
+  (void)cls;
+  queue = ASGST_RegisterQueue(env, 1024, 0, on_element, NULL);
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  memset(&event, 0, sizeof(event));
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  memset(&spec, 0, sizeof(spec));
+  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
+  spec.it_value = spec.it_interval;
+  sigaction(SIGPROF, &action, NULL);
+  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer);
+  timer_settime(timer, 0, &spec, NULL);
+}
+
+/* Called by the sampled thread: stops the timer; returning to Java processes what is pending. */
+JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_stopSampling(JNIEnv* env, jclass cls) {
+  struct sigaction ignore;
+  (void)env; (void)cls;
+  timer_delete(timer);
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPROF, &ignore, NULL);
+}
+
+static int is_named(ASGST_Method method, const char* name) {
+  char buffer[64];
+  ASGST_MethodInfo info;
+  memset(&info, 0, sizeof(info));
+  info.method_name = buffer;
+  info.method_name_length = sizeof(buffer);
+  ASGST_GetMethodInfo(method, &info);
+  return info.method_name != NULL && strcmp(buffer, name) == 0;
+}
+
+/*
+ * {samples, accepted by the queue, processed, both walks have a top frame,
+ * of these the same method, signal top is hot, queue top is hot}
+ */
+JNIEXPORT jintArray JNICALL Java_AsgstQueueAccuracy_results(JNIEnv* env, jclass cls, jstring hot_name) {
+  const char* hot = (*env)->GetStringUTFChars(env, hot_name, NULL);
+  jint r[7] = {0, 0, 0, 0, 0, 0, 0};
+  int n = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
+  int i;
+  jintArray array = (*env)->NewIntArray(env, 7);
+  (void)cls;
+  r[0] = n;
+  r[2] = processed_count;
+  for (i = 0; i < n; i++) {
+    if (enqueue_result[i] <= 0) {
+      continue;
+    }
+    r[1]++;
+    if (signal_top[i] != NULL && queue_top[i] != NULL) {
+      r[3]++;
+      if (signal_top[i] == queue_top[i]) {
+        r[4]++;
+      }
+      if (is_named(signal_top[i], hot)) r[5]++;
+      if (is_named(queue_top[i], hot)) r[6]++;
+    }
+  }
+  (*env)->ReleaseStringUTFChars(env, hot_name, hot);
+  (*env)->SetIntArrayRegion(env, array, 0, 7, r);
+  return array;
+}
+
+/* One JVMTI GetStackTrace sample of thread: 1 if its top frame is the method named hot, 0 if not, -1 if none. */
+JNIEXPORT jint JNICALL Java_AsgstQueueAccuracy_jvmtiSample(JNIEnv* env, jclass cls, jthread thread, jstring hot_name) {
+  jvmtiFrameInfo frames[1];
+  jint count = 0;
+  char* name = NULL;
+  jint result = -1;
+  (void)cls;
+  if ((*jvmti)->GetStackTrace(jvmti, thread, 0, 1, frames, &count) == JVMTI_ERROR_NONE && count == 1 &&
+      (*jvmti)->GetMethodName(jvmti, frames[0].method, &name, NULL, NULL) == JVMTI_ERROR_NONE) {
+    const char* hot = (*env)->GetStringUTFChars(env, hot_name, NULL);
+    result = strcmp(name, hot) == 0;
+    (*env)->ReleaseStringUTFChars(env, hot_name, hot);
+    (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
+  }
+  return result;
+}
+
+/* "signal top / queue top" names of the first sample whose top frames differ, for diagnosis. */
+JNIEXPORT jstring JNICALL Java_AsgstQueueAccuracy_firstDifference(JNIEnv* env, jclass cls) {
+  char text[256] = "";
+  int n = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
+  int i;
+  (void)cls;
+  for (i = 0; i < n; i++) {
+    if (enqueue_result[i] > 0 && signal_top[i] != queue_top[i]) {
+      char a[64] = "(none)", b[64] = "(none)";
+      ASGST_MethodInfo info;
+      memset(&info, 0, sizeof(info));
+      info.method_name = a;
+      info.method_name_length = sizeof(a);
+      if (signal_top[i] != NULL) ASGST_GetMethodInfo(signal_top[i], &info);
+      memset(&info, 0, sizeof(info));
+      info.method_name = b;
+      info.method_name_length = sizeof(b);
+      if (queue_top[i] != NULL) ASGST_GetMethodInfo(queue_top[i], &info);
+      snprintf(text, sizeof(text), "sample %d: signal handler %s, queue %s", i, a, b);
+      break;
+    }
+  }
+  return (*env)->NewStringUTF(env, text);
+}
