@@ -62,7 +62,7 @@ bool AsgstStackWalker::is_java_thread(const Thread* thread) {
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
-  _thread(thread), _options(options),
+  _thread(thread), _options(options), _walkable(false),
   _map(thread->is_Java_thread() ? JavaThread::cast(thread) : nullptr,
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,
@@ -465,7 +465,9 @@ bool AsgstStackWalker::step_java() {
       return false;
     }
   }
-  if (!f.safe_for_sender(thread)) {
+  // safe_for_sender is for stacks seen from outside; at a poll, a frame of a
+  // stub that called into the VM is not "complete" for it, yet walkable.
+  if (!_walkable && !f.safe_for_sender(thread)) {
     frame caller;
     if (caller_refused_by_sender_check(f, &caller)) {
       begin_java(caller);
@@ -499,7 +501,7 @@ bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, frame* cal
     // the caller's sp; the frame keeps the caller's own.
     sender_sp = f.fp() + frame::sender_sp_offset;
     sender_unextended_sp = (intptr_t*)SafeFetchN(f.fp() + frame::interpreter_frame_sender_sp_offset, 0);
-  } else if (f.cb() != nullptr && f.cb()->is_nmethod() && f.cb()->frame_size() > 0) {
+  } else if (f.cb() != nullptr && f.cb()->frame_size() > 0) {  // compiled code or a stub
     sender_sp = f.unextended_sp() + f.cb()->frame_size();
     sender_unextended_sp = sender_sp;
   } else {
@@ -619,6 +621,7 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   frame top = thread->last_frame();
+  _walkable = true;
   intptr_t* recorded_sp = (intptr_t*)element.sp;
   intptr_t* recorded_fp = (intptr_t*)element.fp;
   address recorded_pc = (address)element.pc;

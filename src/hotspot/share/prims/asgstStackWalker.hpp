@@ -112,6 +112,8 @@ class AsgstStackWalker {
 
   Thread* const _thread;
   int _options;             // changed only while start_at_element searches
+  bool _walkable;           // the thread walks itself at a poll: HotSpot's own
+                            // sender logic applies without the sender checks
   RegisterMap _map;         // large (all registers): made once per walk, never updated
   Position _top;            // where start() positioned the walk
   Position _pos;            // the current position

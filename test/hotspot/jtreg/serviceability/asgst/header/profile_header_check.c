@@ -120,6 +120,15 @@ int use_every_type(void) {
   ASGST_Class (*from_jclass)(jclass) = ASGST_JClassToClass;
   void (*register_unload)(ASGST_ClassUnloadHandler, void*) = ASGST_RegisterClassUnloadHandler;
   bool (*deregister_unload)(ASGST_ClassUnloadHandler, void*) = ASGST_DeregisterClassUnloadHandler;
+  ASGST_Queue* (*register_queue)(JNIEnv*, int, int, ASGST_Handler, void*) = ASGST_RegisterQueue;
+  bool (*deregister_queue)(ASGST_Queue*) = ASGST_DeregisterQueue;
+  int (*enqueue)(ASGST_Queue*, void*, void*) = ASGST_Enqueue;
+  ASGST_QueueElement* (*queue_element)(ASGST_Queue*, int) = ASGST_GetQueueElement;
+  ASGST_QueueElement (*enqueuable)(ASGST_Queue*, void*) = ASGST_GetEnqueuableElement;
+  void (*resize_queue)(ASGST_Queue*, int) = ASGST_ResizeQueue;
+  ASGST_QueueSizeInfo (*queue_size)(ASGST_Queue*) = ASGST_GetQueueSizeInfo;
+  void (*on_start)(ASGST_Queue*, int, bool, ASGST_OnQueueSafepointHandler, void*) = ASGST_SetOnQueueProcessingStart;
+  void (*on_end)(ASGST_Queue*, int, bool, ASGST_OnQueueSafepointHandler, void*) = ASGST_SetOnQueueProcessingEnd;
   jmethodID (*to_jmethod_id)(ASGST_Method) = ASGST_MethodToJMethodID;
 
   frames[0].java_frame.type = ASGST_FRAME_JAVA;
@@ -159,6 +168,14 @@ int use_every_type(void) {
   method_info_of(NULL, &method_info);
   class_info_of(to_jclass(NULL) == NULL ? from_jclass(NULL) : NULL, &class_info);
   register_unload(unload_handler, NULL);
+  if (register_queue(NULL, 0, 0, element_handler, NULL) != NULL || deregister_queue(NULL) ||
+      queue_element(NULL, 0) != NULL || enqueuable(NULL, NULL).pc != NULL) {
+    return -3;
+  }
+  resize_queue(NULL, 1);
+  on_start(NULL, 0, false, queue_handler, NULL);
+  on_end(NULL, 0, true, queue_handler, NULL);
+  size_info = queue_size(NULL);
   if (!deregister_unload(unload_handler, NULL) || from_jmethod_id(NULL) != NULL) {
     return -2;
   }
@@ -169,5 +186,6 @@ int use_every_type(void) {
          capabilities() + frames[0].type +
          run_from_frame(NULL, NULL, NULL, 0, iterator_handler, NULL) +
          run_of_thread(0, NULL, 0, iterator_handler, NULL) + thread_state() +
-         method_idnum(NULL) + (int)class_idnum(NULL) + line_table(NULL, &line, 1) + line.line_number + size_info.size + frames_seen;
+         method_idnum(NULL) + (int)class_idnum(NULL) + line_table(NULL, &line, 1) +
+         enqueue(NULL, NULL, NULL) + line.line_number + size_info.size + frames_seen;
 }

@@ -1,0 +1,140 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=g1
+ * @summary The safepoint queue loses nothing it accepted while the sampled
+ *          threads allocate hard (frequent collections), their compiled code is
+ *          deoptimized over and over, and classes are loaded and unloaded.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
+ * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
+ *      -Xmx128m AsgstQueueStress
+ */
+
+/*
+ * @test id=z
+ * @requires os.family == "linux" & vm.gc.Z
+ * @library /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
+ * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
+ *      -XX:+UseZGC -Xmx128m AsgstQueueStress
+ */
+
+import java.lang.invoke.MethodHandles;
+import java.util.ArrayList;
+import java.util.List;
+
+import jdk.test.whitebox.WhiteBox;
+
+public class AsgstQueueStress {
+    static {
+        System.loadLibrary("AsgstQueueStress");
+    }
+
+    static native void startSampling(int intervalMicros);
+    static native void stopSampling();
+    static native void deregister();
+    static native int[] counts();
+    static native String errors();
+
+    static volatile boolean stop;
+    static volatile Object sink;
+
+    static Object allocate(int round) {
+        List<int[]> list = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            list.add(new int[256 + (round & 1023)]);
+        }
+        return list;
+    }
+
+    // A fresh hidden class per call: loaded, used once, and unloadable at once.
+    static Object useThrowAwayClass() throws Exception {
+        byte[] bytes;
+        try (var in = AsgstQueueStress.class.getResourceAsStream("AsgstQueueStress$Payload.class")) {
+            bytes = in.readAllBytes();
+        }
+        Class<?> c = MethodHandles.lookup().defineHiddenClass(bytes, false).lookupClass();
+        return c.getDeclaredConstructor().newInstance().toString();
+    }
+
+    static class Payload {
+        @Override
+        public String toString() {
+            return "payload" + System.nanoTime();
+        }
+    }
+
+    static void work() {
+        try {
+            startSampling(500);
+            for (int round = 0; !stop; round++) {
+                sink = allocate(round);
+                if (round % 50 == 0) {
+                    sink = useThrowAwayClass();
+                }
+            }
+            stopSampling();
+            deregister();
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Thread t = new Thread(AsgstQueueStress::work);
+            t.start();
+            workers.add(t);
+        }
+        WhiteBox wb = WhiteBox.getWhiteBox();
+        long end = System.nanoTime() + 4_000_000_000L;
+        int deoptimizations = 0;
+        while (System.nanoTime() < end) {
+            Thread.sleep(50);
+            wb.deoptimizeAll();
+            deoptimizations++;
+            if (deoptimizations % 10 == 0) {
+                System.gc();  // also unloads the hidden classes
+            }
+        }
+        stop = true;
+        for (Thread t : workers) {
+            t.join();
+        }
+        int[] c = counts();
+        System.out.printf("%d accepted, %d processed (%d walked to the end, %d failed walks), %d deoptimizations%n",
+                          c[0], c[1], c[2], c[3], deoptimizations);
+        System.out.println("failed walks by error: " + errors());
+        check(c[0] >= 500, "too few samples accepted: " + c[0]);
+        check(c[1] == c[0], "accepted " + c[0] + " but processed " + c[1]);
+        check(c[3] * 100L <= c[1], "more than 1% of the element walks failed: " + errors());
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new RuntimeException(message);
+        }
+    }
+}

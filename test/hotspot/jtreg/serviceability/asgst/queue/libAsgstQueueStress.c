@@ -1,0 +1,128 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * Per-thread CPU-time sampling into each thread's safepoint queue, counting
+ * what was accepted and what the handlers processed.
+ */
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "profile.h"
+
+static volatile int accepted, processed, walked_fully, walk_errors;
+static volatile int errors_by_code[32];  /* failed walks by -ASGST_State */
+static __thread ASGST_Queue* thread_queue;
+static __thread timer_t thread_timer;
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  ASGST_Frame frame;
+  int frames = 0;
+  (void)queue_arg; (void)element_arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    frames++;
+  }
+  __atomic_fetch_add(&processed, 1, __ATOMIC_RELAXED);
+  if (ASGST_State(iterator) == ASGST_NO_FRAME && frames > 0) {
+    __atomic_fetch_add(&walked_fully, 1, __ATOMIC_RELAXED);
+  } else {
+    int code = -ASGST_State(iterator);
+    __atomic_fetch_add(&walk_errors, 1, __ATOMIC_RELAXED);
+    if (code >= 0 && code < 32) {
+      __atomic_fetch_add(&errors_by_code[code], 1, __ATOMIC_RELAXED);
+    }
+  }
+}
+
+static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
+  (void)signo; (void)info;
+  if (thread_queue != NULL && ASGST_Enqueue(thread_queue, ucontext, NULL) > 0) {
+    __atomic_fetch_add(&accepted, 1, __ATOMIC_RELAXED);
+  }
+}
+
+JNIEXPORT void JNICALL Java_AsgstQueueStress_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
+  struct sigaction action;
+  struct sigevent event;
+  struct itimerspec spec;
+  (void)cls;
+  thread_queue = ASGST_RegisterQueue(env, 256, 0, on_element, NULL);
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, NULL);
+  memset(&event, 0, sizeof(event));
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  memset(&spec, 0, sizeof(spec));
+  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
+  spec.it_value = spec.it_interval;
+  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &thread_timer);
+  timer_settime(thread_timer, 0, &spec, NULL);
+}
+
+/* Stops this thread's timer; the return to Java processes what is pending. */
+JNIEXPORT void JNICALL Java_AsgstQueueStress_stopSampling(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  timer_delete(thread_timer);
+}
+
+/* Deregisters this thread's queue (processing what is pending). */
+JNIEXPORT void JNICALL Java_AsgstQueueStress_deregister(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  ASGST_DeregisterQueue(thread_queue);
+  thread_queue = NULL;
+}
+
+/* {accepted, processed, walked to the end, walks that failed} */
+JNIEXPORT jintArray JNICALL Java_AsgstQueueStress_counts(JNIEnv* env, jclass cls) {
+  jint r[4];
+  jintArray array = (*env)->NewIntArray(env, 4);
+  (void)cls;
+  r[0] = accepted;
+  r[1] = processed;
+  r[2] = walked_fully;
+  r[3] = walk_errors;
+  (*env)->SetIntArrayRegion(env, array, 0, 4, r);
+  return array;
+}
+
+/* Failed walks as "code:count ..." */
+JNIEXPORT jstring JNICALL Java_AsgstQueueStress_errors(JNIEnv* env, jclass cls) {
+  char text[256];
+  size_t used = 0;
+  int i;
+  (void)cls;
+  text[0] = '\0';
+  for (i = 0; i < 32; i++) {
+    if (errors_by_code[i] > 0 && used + 16 < sizeof(text)) {
+      used += (size_t)snprintf(text + used, sizeof(text) - used, "%d:%d ", -i, errors_by_code[i]);
+    }
+  }
+  return (*env)->NewStringUTF(env, text);
+}
