@@ -37,7 +37,7 @@ public class AsgstQueueVirtualThreads {
 
     static native void startSampling(int intervalMicros);
     static native int[] stopSampling();
-    static native String firstMixed();
+    static native String firstOddTrace();
 
     static volatile long sink;
 
@@ -73,7 +73,7 @@ public class AsgstQueueVirtualThreads {
         System.out.printf("%d enqueued, %d processed: %d with virtual thread frames (%d ending at" +
                           " Continuation.enter, %d at frames frozen in the heap), %d with carrier frames, %d mixed%n",
                           accepted, processed, virtualFrames, atEnter, inHeap, carrierFrames, mixed);
-        System.out.println("first odd trace: " + firstMixed());
+        System.out.println("first odd trace: " + firstOddTrace());
         check(processed == accepted, "accepted " + accepted + " but processed " + processed);
         check(virtualFrames >= 300, "too few traces with virtual thread frames: " + virtualFrames);
         check(mixed == 0, mixed + " traces mix virtual thread and carrier frames");

@@ -34,7 +34,8 @@
 #include "profile.h"
 
 static __thread ASGST_Queue* thread_queue;
-static char first_mixed[4096];
+/* The first trace that is not as expected, for diagnosis (racy, diagnostic only). */
+static char first_odd[4096];
 static volatile int accepted, processed, with_virtual_frames, with_carrier_frames, mixed, ending_at_enter,
     ending_in_heap;
 
@@ -77,14 +78,14 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
       __atomic_fetch_add(&ending_at_enter, 1, __ATOMIC_RELAXED);
     } else if (ASGST_State(iterator) == -19 /* ASGST_FRAMES_IN_HEAP */) {
       __atomic_fetch_add(&ending_in_heap, 1, __ATOMIC_RELAXED);
-    } else if (first_mixed[0] == '\0') {
-      snprintf(first_mixed, sizeof(first_mixed), "end state %d: %s", ASGST_State(iterator), trace);
+    } else if (first_odd[0] == '\0') {
+      snprintf(first_odd, sizeof(first_odd), "end state %d: %s", ASGST_State(iterator), trace);
     }
   }
   if (carrier_frames) __atomic_fetch_add(&with_carrier_frames, 1, __ATOMIC_RELAXED);
   if (virtual_frames && carrier_frames) {
     if (__atomic_fetch_add(&mixed, 1, __ATOMIC_RELAXED) == 0) {
-      memcpy(first_mixed, trace, sizeof(first_mixed));
+      memcpy(first_odd, trace, sizeof(first_odd));
     }
   }
 }
@@ -152,7 +153,7 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueVirtualThreads_stopSampling(JNIEnv* e
   return array;
 }
 
-JNIEXPORT jstring JNICALL Java_AsgstQueueVirtualThreads_firstMixed(JNIEnv* env, jclass cls) {
+JNIEXPORT jstring JNICALL Java_AsgstQueueVirtualThreads_firstOddTrace(JNIEnv* env, jclass cls) {
   (void)cls;
-  return (*env)->NewStringUTF(env, first_mixed);
+  return (*env)->NewStringUTF(env, first_odd);
 }
