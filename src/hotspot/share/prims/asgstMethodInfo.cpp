@@ -20,6 +20,7 @@
 #include "jvm_constants.h"
 #include "memory/metaspace.hpp"
 #include "oops/constMethod.hpp"
+#include "oops/constantPool.hpp"
 #include "oops/instanceKlass.hpp"
 #include "oops/method.hpp"
 #include "oops/symbol.hpp"
@@ -33,21 +34,59 @@
 #include "jfr/recorder/checkpoint/types/traceid/jfrTraceIdMacros.hpp"
 #endif
 
-Method* AsgstMethodInfo::as_method(ASGST_Method method) {
-  Method* m = (Method*)method;
-  return Method::is_valid_method(m) ? m : nullptr;
+// A pointer that may be read as metadata: aligned, readable, in metaspace.
+static bool is_metadata_address(const void* p, size_t size) {
+  return p != nullptr && is_aligned(p, sizeof(MetaWord)) && (size_t)p >= os::min_page_size() &&
+         os::is_readable_range(p, (const char*)p + size) && Metaspace::contains(p);
 }
 
 // Klass::is_valid walks the class loader data graph under a lock; this check
-// stays with what a signal handler may do.
+// stays with what a signal handler may do. Its last test is the strong one:
+// a class's constant pool names the class as its holder, which memory that
+// merely looks like a class does not.
 InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
   Klass* k = (Klass*)klass;
-  if (k == nullptr || !is_aligned(k, sizeof(MetaWord)) || (size_t)k < os::min_page_size() ||
-      !os::is_readable_range(k, k + 1) || !Metaspace::contains(k) || !k->is_instance_klass() ||
+  if (!is_metadata_address(k, sizeof(Klass)) || !k->is_instance_klass() ||
       !os::is_readable_range(k, (InstanceKlass*)k + 1) || !Symbol::is_valid(k->name())) {
     return nullptr;
   }
-  return InstanceKlass::cast(k);
+  InstanceKlass* ik = InstanceKlass::cast(k);
+  ConstantPool* cp = ik->constants();
+  if (!is_metadata_address(cp, sizeof(ConstantPool)) || cp->pool_holder() != ik) {
+    return nullptr;
+  }
+  return ik;
+}
+
+// Method::is_valid_method checks the C++ vtable pointer, which the memory of
+// a freed method may still hold; the method's own metadata must lead back to
+// a class whose constant pool is the method's.
+Method* AsgstMethodInfo::as_method(ASGST_Method method) {
+  Method* m = (Method*)method;
+  if (!Method::is_valid_method(m)) {
+    return nullptr;
+  }
+  ConstMethod* cm = m->constMethod();
+  if (!is_metadata_address(cm, sizeof(ConstMethod))) {
+    return nullptr;
+  }
+  ConstantPool* cp = cm->constants();
+  if (!is_metadata_address(cp, sizeof(ConstantPool))) {
+    return nullptr;
+  }
+  InstanceKlass* holder = as_class((ASGST_Class)cp->pool_holder());
+  return holder != nullptr && holder->constants() == cp ? m : nullptr;
+}
+
+// The generic signature of a checked class, with its index checked too.
+static Symbol* generic_signature_of(InstanceKlass* k) {
+  u2 index = k->generic_signature_index();
+  ConstantPool* cp = k->constants();
+  if (index == 0 || index >= cp->length()) {
+    return nullptr;
+  }
+  Symbol* symbol = cp->symbol_at(index);
+  return Symbol::is_valid(symbol) ? symbol : nullptr;
 }
 
 // A string output: the buffer (null skips it) and, in, its size, out, the
@@ -155,7 +194,7 @@ void AsgstMethodInfo::class_info(ASGST_Class klass, ASGST_ClassInfo* info) {
   }
   out.append(JVM_SIGNATURE_ENDCLASS);
   info->class_name_length = out.finish();
-  store_symbol(k->generic_signature(), &info->generic_class_name, &info->generic_class_name_length);
+  store_symbol(generic_signature_of(k), &info->generic_class_name, &info->generic_class_name_length);
   // As JVMTI GetClassModifiers, which adds back the ACC_SUPER bit that
   // compute_modifier_flags drops.
   info->modifiers = k->compute_modifier_flags() | JVM_ACC_SUPER;

@@ -26,6 +26,7 @@
 #include "interpreter/interpreter.hpp"
 #include "memory/universe.hpp"
 #include "oops/method.hpp"
+#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
 #include "runtime/continuationEntry.hpp"
@@ -362,6 +363,9 @@ bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Fr
   if (!checked &&
       (fp == nullptr || !is_aligned(fp, wordSize) || !_thread->is_in_full_stack((address)fp) ||
        !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
+       // is_interpreted_frame_valid trusts a method with the right vtable
+       // pointer, which a freed method may still have: check it deeper first.
+       AsgstMethodInfo::as_method((ASGST_Method)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) == nullptr ||
        !f.is_interpreted_frame_valid(JavaThread::cast(_thread)))) {
     return false;
   }

@@ -1,0 +1,237 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * A SIGPROF handler that feeds the signal-safe API garbage: contexts whose
+ * sp, fp and pc are replaced by random values, small offsets of the true
+ * values, pointers into code, metadata, stacks, unmapped and kernel memory,
+ * misaligned values, and contexts mutated again and again; random handles,
+ * thread ids and out-of-range arguments. The VM must survive every call.
+ */
+
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "profile.h"
+
+static volatile long calls;
+static volatile long walks_with_frames;
+static timer_t timer;
+static ASGST_Queue* queue;
+static uint64_t seed = 0x9E3779B97F4A7C15ULL;
+
+/* Addresses seen in earlier walks: code, metadata and stack, for mutations. */
+#define POOL 64
+static void* code_pool[POOL];
+static void* method_pool[POOL];
+static void* stack_pool[POOL];
+static void* other_stack;
+
+static uint64_t next_random(void) {
+  /* xorshift64: signal safe, no locks; the handler runs on one thread. */
+  seed ^= seed << 13;
+  seed ^= seed >> 7;
+  seed ^= seed << 17;
+  return seed;
+}
+
+#if defined(__x86_64__)
+#define CTX_SP(uc) ((uc)->uc_mcontext.gregs[REG_RSP])
+#define CTX_FP(uc) ((uc)->uc_mcontext.gregs[REG_RBP])
+#define CTX_PC(uc) ((uc)->uc_mcontext.gregs[REG_RIP])
+#elif defined(__aarch64__)
+#define CTX_SP(uc) ((uc)->uc_mcontext.sp)
+#define CTX_FP(uc) ((uc)->uc_mcontext.regs[29])
+#define CTX_PC(uc) ((uc)->uc_mcontext.pc)
+#endif
+
+static uintptr_t interesting(uintptr_t truth) {
+  switch (next_random() % 12) {
+    case 0:  return (uintptr_t)next_random();
+    case 1:  return truth + (next_random() % 512) - 256;                 /* near, often misaligned */
+    case 2:  return truth + ((next_random() % 64) - 32) * sizeof(void*);  /* near, aligned */
+    case 3:  return (uintptr_t)code_pool[next_random() % POOL] + (next_random() % 64);
+    case 4:  return (uintptr_t)method_pool[next_random() % POOL] + (next_random() % 16) * 8;
+    case 5:  return (uintptr_t)stack_pool[next_random() % POOL] + ((next_random() % 32) - 16) * 8;
+    case 6:  return (uintptr_t)other_stack + (next_random() % 4096);
+    case 7:  return 0;
+    case 8:  return 0x1000 + (next_random() % 0x10000);                   /* unmapped low memory */
+    case 9:  return 0xffff800000000000ULL + (next_random() % 0x100000);   /* kernel */
+    case 10: return truth | 1;                                            /* misaligned */
+    default: return truth;
+  }
+}
+
+static void remember(const ASGST_Frame* f) {
+  unsigned slot = (unsigned)(next_random() % POOL);
+  if (f->pc != NULL) code_pool[slot] = f->pc;
+  if (f->method != NULL) method_pool[slot] = (void*)f->method;
+  if (f->sp != NULL) stack_pool[slot] = f->sp;
+}
+
+static void consume(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame;
+  int n = 0;
+  (void)arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1 && n < 4096) {
+    remember(&frame);
+    n++;
+    if ((next_random() & 63) == 0) {
+      ASGST_RewindIterator(iterator);  /* rewinding in the middle must be harmless */
+    }
+  }
+  ASGST_State(iterator);
+  if (n > 0) walks_with_frames++;
+}
+
+static void use_garbage_handles(void) {
+  char name[8];
+  ASGST_MethodInfo m;
+  ASGST_ClassInfo c;
+  ASGST_MethodLineNumberEntry lines[4];
+  void* handle = (next_random() & 1) ? method_pool[next_random() % POOL] : (void*)(uintptr_t)interesting(0);
+  if (next_random() & 1) handle = (char*)handle + (next_random() % 64);
+  memset(&m, 0, sizeof(m));
+  m.method_name = name;
+  m.method_name_length = (jint)(next_random() % 9);
+  m.signature = (next_random() & 1) ? name : NULL;
+  m.signature_length = (jint)(next_random() % 9);
+  ASGST_GetMethodInfo((ASGST_Method)handle, &m);
+  ASGST_GetMethodIdNum((ASGST_Method)handle);
+  ASGST_GetMethodLineNumberTable((ASGST_Method)handle, lines, (int)(next_random() % 5) - 1);
+  memset(&c, 0, sizeof(c));
+  c.class_name = name;
+  c.class_name_length = (jint)(next_random() % 9);
+  ASGST_GetClassInfo((ASGST_Class)handle, &c);
+  ASGST_GetClassIdNum((ASGST_Class)handle);
+  if (m.klass != NULL) {
+    ASGST_GetClassInfo(m.klass, &c);
+  }
+  ASGST_GetQueueElement(queue, (int)(next_random() % 64) - 32);
+  ASGST_GetQueueSizeInfo(queue);
+  calls += 9;
+}
+
+static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mutating) {
+  ASGST_CallFrame frames[64];
+  ASGST_CallTrace trace;
+  int32_t options = (int32_t)(next_random() & 63);
+  if (!keep_mutating) {
+    *context = *truth;
+  }
+  switch (next_random() % 4) {
+    case 0: CTX_SP(context) = interesting(CTX_SP(truth)); break;
+    case 1: CTX_FP(context) = interesting(CTX_FP(truth)); break;
+    case 2: CTX_PC(context) = interesting(CTX_PC(truth)); break;
+    default:
+      CTX_SP(context) = interesting(CTX_SP(truth));
+      CTX_FP(context) = interesting(CTX_FP(truth));
+      CTX_PC(context) = interesting(CTX_PC(truth));
+  }
+  ASGST_RunWithIterator(context, options, consume, NULL);
+  memset(&trace, 0, sizeof(trace));
+  trace.frames = frames;
+  trace.kind = (uint8_t)(next_random() & 1 ? 0 : next_random());
+  trace.state = (jint)(next_random() & 1 ? 0 : next_random());
+  /* depth: -8 to 64, never more than the array holds */
+  AsyncGetStackTrace(&trace, (jint)(next_random() % 73) - 8, context, (uint32_t)options);
+  ASGST_GetEnqueuableElement(queue, context);
+  ASGST_RunWithIteratorFromFrame((void*)CTX_SP(context), (void*)CTX_FP(context), (void*)CTX_PC(context),
+                                 options, consume, NULL);
+  ASGST_RunWithIteratorOfThread((jlong)(next_random() % 100000), context, options | ASGST_INCLUDE_NON_JAVA_THREADS,
+                                consume, NULL);
+  calls += 5;
+}
+
+static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
+  ucontext_t mutated;
+  const ucontext_t* truth = (const ucontext_t*)ucontext;
+  int rounds = 1 + (int)(next_random() % 8);
+  int i;
+  (void)signo; (void)info;
+  /* The true context first: it feeds the address pools. */
+  ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, consume, NULL);
+  for (i = 0; i < rounds; i++) {
+    fuzz_once(&mutated, truth, i > 0 && (next_random() & 1));
+  }
+  use_garbage_handles();
+  /* Enqueue the true context now and then: the queue is processed at polls. */
+  if ((next_random() & 7) == 0) {
+    ASGST_Enqueue(queue, ucontext, NULL);
+  }
+  calls += 2;
+}
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  (void)queue_arg; (void)element_arg;
+  consume(iterator, NULL);
+}
+
+JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
+  struct sigaction action;
+  struct sigevent event;
+  struct itimerspec spec;
+  int i;
+  (void)cls;
+  other_stack = (void*)(intptr_t)other;
+  for (i = 0; i < POOL; i++) {
+    code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&action;
+  }
+  queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, NULL);
+  memset(&event, 0, sizeof(event));
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  memset(&spec, 0, sizeof(spec));
+  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
+  spec.it_value = spec.it_interval;
+  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer);
+  timer_settime(timer, 0, &spec, NULL);
+}
+
+/* Stops; returns {calls, walks of the true context that gave frames}. */
+JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
+  jlong r[2];
+  jlongArray array = (*env)->NewLongArray(env, 2);
+  (void)cls;
+  timer_delete(timer);
+  ASGST_DeregisterQueue(queue);
+  r[0] = calls;
+  r[1] = walks_with_frames;
+  (*env)->SetLongArrayRegion(env, array, 0, 2, r);
+  return array;
+}
+
+/* An address on the calling thread's stack, for the other thread's mutations. */
+JNIEXPORT jlong JNICALL Java_AsgstFuzzContexts_stackAddress(JNIEnv* env, jclass cls) {
+  volatile int here = 0;
+  (void)env; (void)cls;
+  return (jlong)(intptr_t)&here;
+}
