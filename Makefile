@@ -4,6 +4,7 @@
 #   make hotspot           libjvm only, fastest while iterating on the VM
 #   make test              all ASGST jtreg tests and gtests (the fast tier)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
+#   make test-stress       the fuzzing tests for DURATION seconds per run (default 60)
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
 # Everything runs inside the build environment chosen by ./configure.
@@ -22,7 +23,7 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
 
-.PHONY: configure prepare images hotspot test test-image clean-workspace
+.PHONY: configure prepare images hotspot test test-stress test-image clean-workspace
 
 # make reads this file before anything else: configure with the defaults if needed.
 $(CONFIG):
@@ -38,6 +39,13 @@ images hotspot test-image: prepare
 
 test: prepare
 	@$(ASGST_DIR)/run-tests.sh "$(TEST)"
+
+# The long tier: the fuzzing tests run for DURATION seconds each instead of a few.
+DURATION ?= 60
+STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz
+
+test-stress: prepare
+	@ASGST_JTREG="JAVA_OPTIONS=-Dasgst.fuzz.seconds=$(DURATION)" $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"
 
 # Any other target goes to OpenJDK's make in the workspace.
 .DEFAULT:

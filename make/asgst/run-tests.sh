@@ -16,7 +16,8 @@ rm -f "$summary"   # never read a previous run's results
 # "make test TEST=...") is not passed on: OpenJDK's PreInit.gmk takes a 'p' and
 # a 'q' anywhere in MAKEFLAGS (as in ".../hotspot/.../queue") for "make -qp"
 # and then does nothing.
-MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" \
+# ASGST_JTREG, if set, becomes OpenJDK's JTREG variable (extra jtreg options).
+MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" JTREG="${ASGST_JTREG:-}" \
   "$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" test
 status=$?
 

@@ -63,7 +63,8 @@ public class AsgstFuzzContexts {
     }
 
     public static void main(String[] args) throws Exception {
-        long seconds = Long.parseLong(args[0]);
+        // make test-stress sets the property to run longer than the fast tier's seconds.
+        long seconds = Long.getLong("asgst.fuzz.seconds", Long.parseLong(args[0]));
         long otherStack = stackAddress();
         long[] result = new long[2];
         Thread worker = new Thread(() -> {
