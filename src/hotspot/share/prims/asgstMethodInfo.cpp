@@ -52,15 +52,27 @@ InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
   }
   InstanceKlass* ik = InstanceKlass::cast(k);
   ConstantPool* cp = ik->constants();
-  if (!is_metadata_address(cp, sizeof(ConstantPool)) || cp->pool_holder() != ik) {
+  if (!is_metadata_address(cp, sizeof(ConstantPool))) {
     return nullptr;
   }
-  return ik;
+  InstanceKlass* holder = cp->pool_holder();
+  if (holder == ik) {
+    return ik;
+  }
+  // An old version of a redefined class keeps the old constant pool, whose
+  // holder stays the class itself (see VM_RedefineClasses).
+  if (ik->is_scratch_class() && is_metadata_address(holder, sizeof(InstanceKlass)) && holder->is_instance_klass() &&
+      is_metadata_address(holder->constants(), sizeof(ConstantPool)) &&
+      holder->constants()->pool_holder() == holder && holder->name() == ik->name()) {
+    return ik;
+  }
+  return nullptr;
 }
 
 // Method::is_valid_method checks the C++ vtable pointer, which the memory of
-// a freed method may still hold; the method's own metadata must lead back to
-// a class whose constant pool is the method's.
+// a freed method may still hold; the method's own metadata must lead to a
+// valid class (for an old method of a redefined class, that class holds a
+// newer constant pool than the method's).
 Method* AsgstMethodInfo::as_method(ASGST_Method method) {
   Method* m = (Method*)method;
   if (!Method::is_valid_method(m)) {
@@ -74,8 +86,7 @@ Method* AsgstMethodInfo::as_method(ASGST_Method method) {
   if (!is_metadata_address(cp, sizeof(ConstantPool))) {
     return nullptr;
   }
-  InstanceKlass* holder = as_class((ASGST_Class)cp->pool_holder());
-  return holder != nullptr && holder->constants() == cp ? m : nullptr;
+  return as_class((ASGST_Class)cp->pool_holder()) != nullptr ? m : nullptr;
 }
 
 // The generic signature of a checked class, with its index checked too.
