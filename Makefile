@@ -5,6 +5,7 @@
 #   make test              all ASGST jtreg tests and gtests (the fast tier)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
 #   make test-stress       the fuzzing tests for DURATION seconds per run (default 60)
+#   make demo              build the sample profiler and profile a demo workload in each mode
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
 # Everything runs inside the build environment chosen by ./configure.
@@ -23,7 +24,7 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
 
-.PHONY: configure prepare images hotspot test test-stress test-image clean-workspace
+.PHONY: configure prepare images hotspot test test-stress demo test-image clean-workspace
 
 # make reads this file before anything else: configure with the defaults if needed.
 $(CONFIG):
@@ -46,6 +47,9 @@ STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz
 
 test-stress: prepare
 	@ASGST_JTREG="JAVA_OPTIONS=-Dasgst.fuzz.seconds=$(DURATION)" $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"
+
+demo: images
+	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh
 
 # Any other target goes to OpenJDK's make in the workspace.
 .DEFAULT:

@@ -1,0 +1,361 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+// asgstprof: a small sampling profiler on profile.h.
+//
+//   java -agentpath:libasgstprof.so=mode=cpu,interval=1ms,file=profile.html ...
+//
+// mode=cpu    per-thread CPU-time timers; the SIGPROF handler walks the stack
+// mode=wall   a sampler thread halts each thread in turn and walks it from outside
+// mode=queue  per-thread CPU-time timers; the handler enqueues the top frame
+//             and the thread walks its stack at its next safepoint poll
+// interval=   1ms, 100us or a number of microseconds (default 1ms)
+// file=       *.html for a flame graph, anything else for collapsed stacks
+// native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
+
+#include <jvmti.h>
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "profile.hpp"
+
+namespace asgstprof {
+namespace {
+
+enum class Mode { cpu, wall, queue };
+
+struct Options {
+  Mode mode = Mode::cpu;
+  long interval_us = 1000;
+  std::string file = "asgstprof.html";
+  bool native = false;
+  bool carrier = false;
+};
+
+Options options;
+Profile* profile = nullptr;
+std::atomic<bool> running{false};
+std::atomic<long> failed_walks{0};
+
+int walk_options() {
+  return (options.native ? ASGST_INCLUDE_NON_JAVA_FRAMES : 0) | (options.carrier ? ASGST_INCLUDE_CARRIER_FRAMES : 0);
+}
+
+long parse_interval(const std::string& text) {
+  long value = std::atol(text.c_str());
+  if (text.size() > 2 && text.compare(text.size() - 2, 2, "ms") == 0) return value * 1000;
+  if (text.size() > 1 && text.back() == 's' && text.compare(text.size() - 2, 2, "us") != 0) return value * 1000000;
+  return value;
+}
+
+bool parse_options(const char* text) {
+  std::string all = text == nullptr ? "" : text;
+  size_t start = 0;
+  while (start < all.size()) {
+    size_t end = all.find(',', start);
+    std::string item = all.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    start = end == std::string::npos ? all.size() : end + 1;
+    size_t eq = item.find('=');
+    std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "mode") {
+      if (value == "cpu") options.mode = Mode::cpu;
+      else if (value == "wall") options.mode = Mode::wall;
+      else if (value == "queue") options.mode = Mode::queue;
+      else { std::fprintf(stderr, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
+    } else if (key == "interval") {
+      options.interval_us = parse_interval(value);
+      if (options.interval_us <= 0) { std::fprintf(stderr, "asgstprof: bad interval %s\n", value.c_str()); return false; }
+    } else if (key == "file") {
+      options.file = value;
+    } else if (key == "native") {
+      options.native = value == "true" || value == "1";
+    } else if (key == "carrier") {
+      options.carrier = value == "true" || value == "1";
+    } else if (!key.empty()) {
+      std::fprintf(stderr, "asgstprof: unknown option %s\n", key.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+// Copies a walk into a claimed ring slot. Signal safe.
+void record(asgst::Frames frames, int64_t weight) {
+  RawSample* sample = profile->ring().claim();
+  if (sample == nullptr) {
+    return;
+  }
+  for (const asgst::Frame& f : frames) {
+    if (sample->count == RawSample::max_frames) break;
+    sample->frames[sample->count++] = RawFrame{f.method, f.pc, f.bci, f.type};
+  }
+  int end = frames.state();
+  if (end < 0 && sample->count == 0) {
+    failed_walks.fetch_add(1, std::memory_order_relaxed);
+  } else if (end < 0 && sample->count < RawSample::max_frames) {
+    sample->frames[sample->count++] = RawFrame{nullptr, nullptr, end, 0};  // marks the cut
+  }
+  sample->weight = weight;
+  profile->ring().publish(sample);
+}
+
+// Per-thread state: the CPU timer and, in queue mode, the queue.
+using QueueHandler = void (*)(asgst::Frames, void*);
+struct QueueFunction {
+  void operator()(asgst::Frames frames, void* arg) const {
+    std::vector<RawFrame> copy;
+    for (const asgst::Frame& f : frames) {
+      copy.push_back(RawFrame{f.method, f.pc, f.bci, f.type});
+    }
+    if (copy.empty()) {
+      failed_walks.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    if (frames.state() < 0) {
+      copy.push_back(RawFrame{nullptr, nullptr, frames.state(), 0});  // marks the cut
+    }
+    profile->add(copy, (int64_t)(intptr_t)arg);
+  }
+};
+thread_local timer_t cpu_timer;
+thread_local bool has_timer = false;
+thread_local asgst::Queue<QueueFunction>* thread_queue = nullptr;
+
+void on_sigprof(int, siginfo_t*, void* ucontext);
+
+void start_thread_timer() {
+  struct sigevent event {};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGPROF;
+  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  struct itimerspec spec {};
+  spec.it_interval.tv_sec = options.interval_us / 1000000;
+  spec.it_interval.tv_nsec = (options.interval_us % 1000000) * 1000;
+  spec.it_value = spec.it_interval;
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &cpu_timer) == 0) {
+    has_timer = true;
+    timer_settime(cpu_timer, 0, &spec, nullptr);
+  }
+}
+
+// Wall-clock sampling: one request at a time, answered by the target's handler.
+struct WallRequest {
+  std::atomic<pid_t> target{0};
+  std::atomic<int> phase{0};  // 1 halted (context set), 2 released, 3 done
+  void* context = nullptr;
+};
+WallRequest wall;
+std::mutex threads_lock;
+std::vector<pid_t> java_threads;
+
+void on_sigprof(int, siginfo_t*, void* ucontext) {
+  if (!running.load(std::memory_order_relaxed)) {
+    return;
+  }
+  switch (options.mode) {
+    case Mode::cpu:
+      asgst::walk(ucontext, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
+      break;
+    case Mode::queue:
+      if (thread_queue != nullptr) {
+        thread_queue->enqueue_or_merge(ucontext);
+      }
+      break;
+    case Mode::wall:
+      if (wall.target.load(std::memory_order_acquire) == (pid_t)syscall(SYS_gettid) &&
+          wall.phase.load(std::memory_order_acquire) == 0) {
+        wall.context = ucontext;
+        wall.phase.store(1, std::memory_order_release);
+        while (wall.phase.load(std::memory_order_acquire) != 2) {
+          // halted while the sampler walks this thread
+        }
+        wall.phase.store(3, std::memory_order_release);
+      }
+      break;
+  }
+}
+
+bool wait_phase(int phase) {
+  for (long spins = 0; wall.phase.load(std::memory_order_acquire) != phase; spins++) {
+    if (spins > 100000000L) return false;
+  }
+  return true;
+}
+
+void* wall_sampler(void*) {
+  struct timespec pause {options.interval_us / 1000000, (options.interval_us % 1000000) * 1000};
+  while (running.load()) {
+    std::vector<pid_t> threads;
+    {
+      std::lock_guard<std::mutex> guard(threads_lock);
+      threads = java_threads;
+    }
+    for (pid_t tid : threads) {
+      wall.phase.store(0, std::memory_order_release);
+      wall.target.store(tid, std::memory_order_release);
+      if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0 || !wait_phase(1)) {
+        continue;
+      }
+      asgst::walk_thread(tid, wall.context, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
+      wall.phase.store(2, std::memory_order_release);
+      wait_phase(3);
+    }
+    wall.target.store(0);
+    profile->drain();
+    nanosleep(&pause, nullptr);
+  }
+  return nullptr;
+}
+
+void* drainer(void*) {
+  struct timespec pause {0, 50 * 1000 * 1000};
+  while (running.load()) {
+    profile->drain();
+    nanosleep(&pause, nullptr);
+  }
+  return nullptr;
+}
+
+pthread_t background;
+
+void thread_started(JNIEnv* env) {
+  switch (options.mode) {
+    case Mode::cpu:
+      start_thread_timer();
+      break;
+    case Mode::queue:
+      thread_queue = new asgst::Queue<QueueFunction>(env, 256, walk_options(), QueueFunction());
+      start_thread_timer();
+      break;
+    case Mode::wall: {
+      std::lock_guard<std::mutex> guard(threads_lock);
+      java_threads.push_back((pid_t)syscall(SYS_gettid));
+      break;
+    }
+  }
+}
+
+void JNICALL on_thread_start(jvmtiEnv*, JNIEnv* env, jthread) {
+  thread_started(env);
+}
+
+void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
+  if (has_timer) {
+    timer_delete(cpu_timer);
+    has_timer = false;
+  }
+  delete thread_queue;  // deregisters, processing what is pending
+  thread_queue = nullptr;
+  if (options.mode == Mode::wall) {
+    std::lock_guard<std::mutex> guard(threads_lock);
+    pid_t self = (pid_t)syscall(SYS_gettid);
+    for (size_t i = 0; i < java_threads.size(); i++) {
+      if (java_threads[i] == self) {
+        java_threads.erase(java_threads.begin() + i);
+        break;
+      }
+    }
+  }
+}
+
+struct UnloadFunction {
+  void operator()(ASGST_Class klass, ASGST_Method* methods, int count, bool) const {
+    profile->on_class_unload(klass, methods, count);
+  }
+};
+asgst::ClassUnloadHandler<UnloadFunction>* unload_handler = nullptr;
+
+void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
+  running.store(true);
+  thread_started(env);  // the main thread has no ThreadStart event
+  pthread_create(&background, nullptr, options.mode == Mode::wall ? wall_sampler : drainer, nullptr);
+}
+
+void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
+  running.store(false);
+  pthread_join(background, nullptr);
+  profile->drain();
+  std::FILE* out = std::fopen(options.file.c_str(), "w");
+  if (out == nullptr) {
+    std::fprintf(stderr, "asgstprof: cannot write %s\n", options.file.c_str());
+    return;
+  }
+  bool html = options.file.size() > 5 && options.file.compare(options.file.size() - 5, 5, ".html") == 0;
+  const char* mode = options.mode == Mode::cpu ? "cpu" : options.mode == Mode::wall ? "wall" : "queue";
+  if (html) {
+    profile->write_html(out, std::string("asgstprof ") + mode + " profile");
+  } else {
+    profile->write_collapsed(out);
+  }
+  std::fclose(out);
+  std::fprintf(stderr, "asgstprof: mode %s, %lld samples, %llu lost, %ld failed walks, written to %s\n", mode,
+               (long long)profile->samples(), (unsigned long long)profile->lost(), failed_walks.load(),
+               options.file.c_str());
+  std::fprintf(stderr, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
+}
+
+}  // namespace
+}  // namespace asgstprof
+
+using namespace asgstprof;
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
+  if (!parse_options(agent_options)) {
+    return JNI_ERR;
+  }
+  if (options.mode == Mode::queue && (ASGST_Capabilities() & ASGST_REGISTER_QUEUE) == 0) {
+    std::fprintf(stderr, "asgstprof: this VM has no safepoint queue\n");
+    return JNI_ERR;
+  }
+  jvmtiEnv* jvmti = nullptr;
+  if (vm->GetEnv((void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+    return JNI_ERR;
+  }
+  profile = new Profile(options.native);
+  unload_handler = new asgst::ClassUnloadHandler<UnloadFunction>(UnloadFunction());
+  struct sigaction action {};
+  action.sa_sigaction = on_sigprof;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, nullptr);
+  jvmtiEventCallbacks callbacks {};
+  callbacks.VMInit = on_vm_init;
+  callbacks.VMDeath = on_vm_death;
+  callbacks.ThreadStart = on_thread_start;
+  callbacks.ThreadEnd = on_thread_end;
+  jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, nullptr);
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
+  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, nullptr);
+  return JNI_OK;
+}
