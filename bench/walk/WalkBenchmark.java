@@ -27,15 +27,38 @@ public class WalkBenchmark {
     }
 
     static native void measure(int depth, int walksPerBatch);
+    static native long enqueueBatch(int count);
+    static native long[] lastProcessing();
 
     static void recurse(int remaining, int depth) {
         if (remaining == 0) {
             if (depth > 0) {  // warm-up calls pass depth 0
                 measure(depth, Math.max(20, 40_000 / depth));
+                measureQueue(depth);
             }
         } else {
             recurse(remaining - 1, depth);
         }
+    }
+
+    // Enqueue cost per call, and the cost of processing an element at the
+    // poll (a full walk from the recorded frame), from the on-start/on-end
+    // callbacks; medians of 15 batches of 200 elements.
+    static void measureQueue(int depth) {
+        int batches = 15, count = 200;
+        long[] enqueue = new long[batches], perElement = new long[batches];
+        long frames = 0;
+        for (int b = 0; b < batches; b++) {
+            enqueue[b] = enqueueBatch(count);  // processed on the way back to Java
+            long[] p = lastProcessing();
+            perElement[b] = p[0] / count;
+            frames = p[1] / count;
+        }
+        java.util.Arrays.sort(enqueue);
+        java.util.Arrays.sort(perElement);
+        System.out.printf("%-6d %-21s %6d %12d %10s %8s%n", depth, "ASGST_Enqueue", 1, enqueue[batches / 2], "", "");
+        System.out.printf("%-6d %-21s %6d %12d %10.1f %8s%n", depth, "queue: walk at poll", frames,
+                          perElement[batches / 2], frames > 0 ? (double) perElement[batches / 2] / frames : 0.0, "");
     }
 
     public static void main(String[] args) {

@@ -100,10 +100,12 @@ static void count_frames(ASGST_Iterator* iterator, void* arg) {
   frames_seen = n;
 }
 
-enum { ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ASYNC_GET_CALL_TRACE, GET_STACK_TRACE, WAYS };
+enum { ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ASYNC_GET_CALL_TRACE, GET_STACK_TRACE, ENQUEUE_TOP, WAYS };
 static const char* names[WAYS] = {
-  "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "AsyncGetCallTrace", "JVMTI GetStackTrace"
+  "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "AsyncGetCallTrace", "JVMTI GetStackTrace",
+  "enqueue: top frame"
 };
+static ASGST_Queue* queue;
 
 /* One walk; returns the number of frames it produced. */
 static int walk_once(JNIEnv* env, int way) {
@@ -132,12 +134,73 @@ static int walk_once(JNIEnv* env, int way) {
       async_get_call_trace(&trace, MAX_FRAMES, NULL);
       return trace.num_frames;
     }
-    default: {
+    case GET_STACK_TRACE: {
       jint count = 0;
       (*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_FRAMES, jvmti_frames, &count);
       return count;
     }
+    default: {
+      /* What ASGST_Enqueue does in a signal handler, minus the store into the ring. */
+      ASGST_QueueElement element = ASGST_GetEnqueuableElement(queue, NULL);
+      return element.pc != NULL ? 1 : 0;
+    }
   }
+}
+
+static int64_t processing_start, processing_end;
+static volatile long processed_frames;
+
+static void on_queue_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  ASGST_Frame frame;
+  (void)queue_arg; (void)element_arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    processed_frames++;
+  }
+}
+
+static void on_processing_start(ASGST_Queue* q, ASGST_Iterator* iterator, void* arg) {
+  (void)q; (void)iterator; (void)arg;
+  processing_start = now_ns();
+}
+
+static void on_processing_end(ASGST_Queue* q, ASGST_Iterator* iterator, void* arg) {
+  (void)q; (void)iterator; (void)arg;
+  processing_end = now_ns();
+}
+
+/*
+ * Enqueues count elements from this native method into a fresh queue; they
+ * are processed (each walked in full) when the method returns to Java.
+ * Returns the median ns of one ASGST_Enqueue.
+ */
+JNIEXPORT jlong JNICALL Java_WalkBenchmark_enqueueBatch(JNIEnv* env, jclass cls, jint count) {
+  static ASGST_Queue* q = NULL;
+  if (q != NULL) {
+    ASGST_DeregisterQueue(q);  /* the previous batch's, processed already */
+  }
+  q = ASGST_RegisterQueue(env, count, 0, on_queue_element, NULL);
+  int64_t start;
+  int i;
+  (void)cls;
+  ASGST_SetOnQueueProcessingStart(q, 0, false, on_processing_start, NULL);
+  ASGST_SetOnQueueProcessingEnd(q, 0, false, on_processing_end, NULL);
+  processed_frames = 0;
+  start = now_ns();
+  for (i = 0; i < count; i++) {
+    ASGST_Enqueue(q, NULL, NULL);
+  }
+  return (now_ns() - start) / count;
+}
+
+/* {ns of processing the last batch, frames walked} */
+JNIEXPORT jlongArray JNICALL Java_WalkBenchmark_lastProcessing(JNIEnv* env, jclass cls) {
+  jlong r[2];
+  jlongArray array = (*env)->NewLongArray(env, 2);
+  (void)cls;
+  r[0] = processing_end - processing_start;
+  r[1] = processed_frames;
+  (*env)->SetLongArrayRegion(env, array, 0, 2, r);
+  return array;
 }
 
 /* Prints one line per way: median ns per walk and per frame, and the ratio to AsyncGetCallTrace. */
@@ -149,6 +212,9 @@ JNIEXPORT void JNICALL Java_WalkBenchmark_measure(JNIEnv* env, jclass cls, jint 
   if (async_get_call_trace == NULL) {
     fprintf(stderr, "AsyncGetCallTrace not found in libjvm\n");
     exit(1);
+  }
+  if (queue == NULL) {
+    queue = ASGST_RegisterQueue(env, 1, 0, on_queue_element, NULL);
   }
   for (way = 0; way < WAYS; way++) {
     double per_walk[BATCHES];

@@ -69,6 +69,14 @@ InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
   return nullptr;
 }
 
+bool AsgstMethodInfo::has_readable_metadata(const Method* m) {
+  if (!Method::is_valid_method(m)) {
+    return false;
+  }
+  ConstMethod* cm = m->constMethod();
+  return is_metadata_address(cm, sizeof(ConstMethod)) && is_metadata_address(cm->constants(), sizeof(ConstantPool));
+}
+
 // Method::is_valid_method checks the C++ vtable pointer, which the memory of
 // a freed method may still hold; the method's own metadata must lead to a
 // valid class (for an old method of a redefined class, that class holds a

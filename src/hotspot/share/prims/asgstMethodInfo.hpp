@@ -35,6 +35,10 @@ class AsgstMethodInfo : AllStatic {
   // The handle as a method or class if it plausibly is one, else null.
   static Method* as_method(ASGST_Method method);
   static InstanceKlass* as_class(ASGST_Class klass);
+  // The part of as_method that a stack walk needs before HotSpot's own
+  // frame checks read a method: its const method and constant pool are
+  // readable metadata. Cheaper than as_method.
+  static bool has_readable_metadata(const Method* method);
 
   static void method_info(ASGST_Method method, ASGST_MethodInfo* info);
   static jint method_idnum(ASGST_Method method);

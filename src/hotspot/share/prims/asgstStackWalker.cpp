@@ -316,7 +316,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     return report_interpreted(f, _pos.checked, out);
   }
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
-  if (nm == nullptr || nm->method() == nullptr || Continuation::is_continuation_enterSpecial(f)) {
+  if (nm == nullptr || nm->method() == nullptr || nm->method()->is_continuation_enter_intrinsic()) {
     // A stub, adapter or runtime blob, or the boundary of a continuation.
     if (includes_native_frames()) {
       report_native(f.pc(), f.sp(), f.fp(), out);
@@ -365,7 +365,7 @@ bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Fr
        !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
        // is_interpreted_frame_valid trusts a method with the right vtable
        // pointer, which a freed method may still have: check it deeper first.
-       AsgstMethodInfo::as_method((ASGST_Method)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) == nullptr ||
+       !AsgstMethodInfo::has_readable_metadata((Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) ||
        !f.is_interpreted_frame_valid(JavaThread::cast(_thread)))) {
     return false;
   }
@@ -455,7 +455,9 @@ bool AsgstStackWalker::step_java() {
     }
     return step_into_caller_of_java(f, anchor);
   }
-  if (Continuation::is_continuation_enterSpecial(f)) {
+  // Only a thread that runs a continuation has these frames.
+  bool in_continuation = thread->last_continuation() != nullptr;
+  if (in_continuation && Continuation::is_continuation_enterSpecial(f)) {
     // The entry lies at the frame's unextended sp (as HotSpot's
     // get_continuation_entry_for_entry_frame has it); take it only if it is
     // one of the thread's entries.
@@ -480,7 +482,7 @@ bool AsgstStackWalker::step_java() {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  if (Continuation::is_cont_barrier_frame(f)) {
+  if (in_continuation && Continuation::is_cont_barrier_frame(f)) {
     // The frames below were not thawed since the virtual thread last
     // mounted: they are in a stack chunk in the heap, which a walk does not
     // read. Say so rather than skip them.
