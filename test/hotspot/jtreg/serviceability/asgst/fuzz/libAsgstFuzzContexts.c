@@ -35,6 +35,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static volatile long calls;
 static volatile long walks_with_frames;
@@ -190,30 +191,14 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 }
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
-  struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
   int i;
   (void)cls;
   other_stack = (void*)(intptr_t)other;
   for (i = 0; i < POOL; i++) {
-    code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&action;
+    code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&calls;
   }
   queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
-  memset(&event, 0, sizeof(event));
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-  memset(&spec, 0, sizeof(spec));
-  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
-  spec.it_value = spec.it_interval;
-  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer);
-  timer_settime(timer, 0, &spec, NULL);
+  asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &timer);
 }
 
 /* Stops; returns {calls, walks of the true context that gave frames}. */

@@ -36,6 +36,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_SAMPLES 20000
 
@@ -84,25 +85,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
 
 /* Called by the sampled thread: registers its queue and starts its CPU timer. */
 JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
-  struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
   (void)cls;
   queue = ASGST_RegisterQueue(env, 1024, 0, on_element, NULL);
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  memset(&event, 0, sizeof(event));
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-  memset(&spec, 0, sizeof(spec));
-  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
-  spec.it_value = spec.it_interval;
-  sigaction(SIGPROF, &action, NULL);
-  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer);
-  timer_settime(timer, 0, &spec, NULL);
+  asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &timer);
 }
 
 /* Called by the sampled thread: stops the timer; returning to Java processes what is pending. */
@@ -113,16 +98,6 @@ JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_stopSampling(JNIEnv* env, jclass 
   memset(&ignore, 0, sizeof(ignore));
   ignore.sa_handler = SIG_IGN;
   sigaction(SIGPROF, &ignore, NULL);
-}
-
-static int is_named(ASGST_Method method, const char* name) {
-  char buffer[64];
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.method_name = buffer;
-  info.method_name_length = sizeof(buffer);
-  ASGST_GetMethodInfo(method, &info);
-  return info.method_name != NULL && strcmp(buffer, name) == 0;
 }
 
 /*
@@ -148,8 +123,8 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueAccuracy_results(JNIEnv* env, jclass 
       if (signal_top[i] == queue_top[i]) {
         r[4]++;
       }
-      if (is_named(signal_top[i], hot)) r[5]++;
-      if (is_named(queue_top[i], hot)) r[6]++;
+      if (asgst_test_method_is(signal_top[i], hot)) r[5]++;
+      if (asgst_test_method_is(queue_top[i], hot)) r[6]++;
     }
   }
   (*env)->ReleaseStringUTFChars(env, hot_name, hot);

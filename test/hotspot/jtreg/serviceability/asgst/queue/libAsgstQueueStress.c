@@ -32,6 +32,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static volatile int accepted, processed, walked_fully, walk_errors;
 static volatile int errors_by_code[32];  /* failed walks by -ASGST_State */
@@ -65,25 +66,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
 }
 
 JNIEXPORT void JNICALL Java_AsgstQueueStress_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
-  struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
   (void)cls;
   thread_queue = ASGST_RegisterQueue(env, 256, 0, on_element, NULL);
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
-  memset(&event, 0, sizeof(event));
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-  memset(&spec, 0, sizeof(spec));
-  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
-  spec.it_value = spec.it_interval;
-  timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &thread_timer);
-  timer_settime(thread_timer, 0, &spec, NULL);
+  asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &thread_timer);
 }
 
 /* Stops this thread's timer; the return to Java processes what is pending. */

@@ -32,22 +32,13 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static __thread ASGST_Queue* thread_queue;
 /* The first trace that is not as expected, for diagnosis (racy, diagnostic only). */
 static char first_odd[4096];
 static volatile int accepted, processed, with_virtual_frames, with_carrier_frames, mixed, ending_at_enter,
     ending_in_heap;
-
-static int name_is(ASGST_Method method, const char* name) {
-  char buffer[64];
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.method_name = buffer;
-  info.method_name_length = sizeof(buffer);
-  ASGST_GetMethodInfo(method, &info);
-  return info.method_name != NULL && strcmp(buffer, name) == 0;
-}
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
@@ -67,14 +58,14 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
     if (used + 80 < sizeof(trace)) {
       used += (size_t)snprintf(trace + used, sizeof(trace) - used, "%s(%d,%d) ", info.method_name ? name : "?", frame.type, frame.comp_level);
     }
-    if (name_is(frame.method, "virtualWork")) virtual_frames = 1;
-    if (name_is(frame.method, "runWorker")) carrier_frames = 1;
+    if (asgst_test_method_is(frame.method, "virtualWork")) virtual_frames = 1;
+    if (asgst_test_method_is(frame.method, "runWorker")) carrier_frames = 1;
     last = frame.method;
   }
   __atomic_fetch_add(&processed, 1, __ATOMIC_RELAXED);
   if (virtual_frames) {
     __atomic_fetch_add(&with_virtual_frames, 1, __ATOMIC_RELAXED);
-    if (last != NULL && name_is(last, "enter") && ASGST_State(iterator) == ASGST_NO_FRAME) {
+    if (last != NULL && asgst_test_method_is(last, "enter") && ASGST_State(iterator) == ASGST_NO_FRAME) {
       __atomic_fetch_add(&ending_at_enter, 1, __ATOMIC_RELAXED);
     } else if (ASGST_State(iterator) == -19 /* ASGST_FRAMES_IN_HEAP */) {
       __atomic_fetch_add(&ending_in_heap, 1, __ATOMIC_RELAXED);

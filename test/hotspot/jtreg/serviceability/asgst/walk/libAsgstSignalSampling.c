@@ -27,6 +27,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_SAMPLES 20000
 
@@ -71,26 +72,10 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
 
 JNIEXPORT void JNICALL
 Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros, jint options) {
-  struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
   (void)cls;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  memset(&event, 0, sizeof(event));
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
-  memset(&spec, 0, sizeof(spec));
-  spec.it_interval.tv_nsec = (long)interval_micros * 1000;
-  spec.it_value = spec.it_interval;
   sample_count = 0;
   walk_options = options;
-  if (sigaction(SIGPROF, &action, NULL) != 0 ||
-      timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &timer) != 0 ||
-      timer_settime(timer, 0, &spec, NULL) != 0) {
+  if (asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &timer) != 0) {
     (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot start the SIGPROF timer");
   }
 }
