@@ -32,6 +32,7 @@
 #include <jvmti.h>
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -170,7 +171,7 @@ void start_thread_timer() {
 // Wall-clock sampling: one request at a time, answered by the target's handler.
 struct WallRequest {
   std::atomic<pid_t> target{0};
-  std::atomic<int> phase{0};  // 1 halted (context set), 2 released, 3 done
+  std::atomic<int> phase{0};  // 0 asked, 1 halted (context set), 2 released, 3 done, 4 given up
   void* context = nullptr;
 };
 WallRequest wall;
@@ -191,12 +192,14 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
       }
       break;
     case Mode::wall:
-      if (wall.target.load(std::memory_order_acquire) == (pid_t)syscall(SYS_gettid) &&
-          wall.phase.load(std::memory_order_acquire) == 0) {
+      if (wall.target.load(std::memory_order_acquire) == (pid_t)syscall(SYS_gettid)) {
         wall.context = ucontext;
-        wall.phase.store(1, std::memory_order_release);
+        int asked = 0;
+        if (!wall.phase.compare_exchange_strong(asked, 1, std::memory_order_acq_rel)) {
+          break;  // the sampler gave up on this request: do not wait
+        }
         while (wall.phase.load(std::memory_order_acquire) != 2) {
-          // halted while the sampler walks this thread
+          sched_yield();  // halted while the sampler walks this thread; let it run
         }
         wall.phase.store(3, std::memory_order_release);
       }
@@ -204,9 +207,16 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
   }
 }
 
+// Waits up to 20 ms for the target's handler to reach phase.
 bool wait_phase(int phase) {
-  for (long spins = 0; wall.phase.load(std::memory_order_acquire) != phase; spins++) {
-    if (spins > 100000000L) return false;
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  while (wall.phase.load(std::memory_order_acquire) != phase) {
+    sched_yield();  // on few cores the target needs the CPU to answer
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) > 20000000L) {
+      return false;
+    }
   }
   return true;
 }
@@ -222,8 +232,15 @@ void* wall_sampler(void*) {
     for (pid_t tid : threads) {
       wall.phase.store(0, std::memory_order_release);
       wall.target.store(tid, std::memory_order_release);
-      if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0 || !wait_phase(1)) {
+      if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
         continue;
+      }
+      if (!wait_phase(1)) {
+        int asked = 0;
+        if (wall.phase.compare_exchange_strong(asked, 4, std::memory_order_acq_rel)) {
+          continue;  // no answer (signal blocked or the thread is gone): skip it this round
+        }
+        // it answered just now
       }
       asgst::walk_thread(tid, wall.context, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
       wall.phase.store(2, std::memory_order_release);

@@ -1,0 +1,80 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * A fixed amount of mixed work on four threads (recursion, a hot loop,
+ * string building, boxing and streams), for overhead measurements: prints
+ * the elapsed milliseconds.
+ */
+import java.util.ArrayList;
+import java.util.List;
+
+public class Work {
+    static volatile long sink;
+
+    static long fib(int n) {
+        return n < 2 ? n : fib(n - 1) + fib(n - 2);
+    }
+
+    static long mix(long seed) {
+        long r = seed;
+        for (int i = 0; i < 20_000; i++) {
+            r = r * 6364136223846793005L + 1442695040888963407L;
+        }
+        return r;
+    }
+
+    static int words(int n) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            sb.append(Integer.toHexString(i * 31)).append(' ');
+        }
+        return sb.length();
+    }
+
+    static long boxes(int n) {
+        List<Long> list = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            list.add(i);
+        }
+        return list.stream().mapToLong(Long::longValue).sum();
+    }
+
+    static void unit(int rounds) {
+        for (int i = 0; i < rounds; i++) {
+            sink += fib(20) + mix(sink) + words(500) + boxes(1_000);
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
+        unit(rounds / 10);  // warm up
+        long start = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            Thread thread = new Thread(() -> unit(rounds));
+            thread.start();
+            threads.add(thread);
+        }
+        for (Thread thread : threads) {
+            thread.join();
+        }
+        System.out.println((System.nanoTime() - start) / 1_000_000);
+    }
+}
