@@ -111,6 +111,9 @@ AsgstThreadTable::Generation* AsgstThreadTable::new_generation(size_t capacity) 
 }
 
 void AsgstThreadTable::free_generation(Generation* g) {
+  if (g == &_first) {
+    return;  // part of the table
+  }
   FREE_C_HEAP_ARRAY(Slot, g->by_id);
   FREE_C_HEAP_ARRAY(Slot, g->by_thread);
   delete g;
@@ -170,18 +173,29 @@ void AsgstThreadTable::grow_if_needed() {
   if (g != nullptr && (g->occupied + 1) * 2 <= g->capacity) {
     return;
   }
-  size_t live = g == nullptr ? 0 : g->live;
+  if (g == nullptr) {
+    // The first generation, inside the table.
+    memset((void*)_first_by_id, 0, sizeof(_first_by_id));
+    memset((void*)_first_by_thread, 0, sizeof(_first_by_thread));
+    _first.capacity = initial_capacity;
+    _first.live = 0;
+    _first.occupied = 0;
+    _first.by_id = _first_by_id;
+    _first.by_thread = _first_by_thread;
+    _first.older = nullptr;
+    publish(&_first);
+    return;
+  }
+  size_t live = g->live;
   size_t capacity = MAX2(initial_capacity, round_up_power_of_2((live + 1) * 4));
   Generation* next = new_generation(capacity);
-  if (g != nullptr) {
-    for (size_t i = 0; i < g->capacity; i++) {
-      const Slot& s = g->by_thread[i];
-      if (s.key != 0 && s.key != tombstone) {
-        put(next->by_thread, capacity, s.key, s.thread, s.os_id);
-        put(next->by_id, capacity, (intptr_t)s.os_id, s.thread, s.os_id);
-        next->live++;
-        next->occupied++;
-      }
+  for (size_t i = 0; i < g->capacity; i++) {
+    const Slot& s = g->by_thread[i];
+    if (s.key != 0 && s.key != tombstone) {
+      put(next->by_thread, capacity, s.key, s.thread, s.os_id);
+      put(next->by_id, capacity, (intptr_t)s.os_id, s.thread, s.os_id);
+      next->live++;
+      next->occupied++;
     }
   }
   publish(next);

@@ -41,7 +41,8 @@ class AsgstThreadTable : public CHeapObj<mtServiceability> {
     volatile jlong os_id;
   };
 
-  constexpr AsgstThreadTable() : _current(nullptr), _lookups_in_flight(0), _write_lock(0) {}
+  constexpr AsgstThreadTable() : _current(nullptr), _lookups_in_flight(0), _write_lock(0),
+                                 _first(), _first_by_id{}, _first_by_thread{} {}
 
   // Frees all memory; only when no other thread can use the table (tests).
   void clear();
@@ -69,12 +70,12 @@ class AsgstThreadTable : public CHeapObj<mtServiceability> {
   static const size_t initial_capacity = 256;
 
   struct Generation : public CHeapObj<mtServiceability> {
-    size_t capacity;        // a power of two
-    size_t live;            // registered threads
-    size_t occupied;        // slots of by_id or by_thread that are not empty, the larger
-    Slot* by_id;
-    Slot* by_thread;
-    Generation* older;      // generations replaced but not yet freed
+    size_t capacity = 0;    // a power of two
+    size_t live = 0;        // registered threads
+    size_t occupied = 0;    // slots of by_id or by_thread that are not empty, the larger
+    Slot* by_id = nullptr;
+    Slot* by_thread = nullptr;
+    Generation* older = nullptr;  // generations replaced but not yet freed
   };
 
   static AsgstThreadTable _vm_threads;
@@ -82,6 +83,11 @@ class AsgstThreadTable : public CHeapObj<mtServiceability> {
   Generation* volatile _current;
   mutable volatile int _lookups_in_flight;
   volatile int _write_lock;
+  // The first generation lives in the table itself: a VM with no more than
+  // initial_capacity / 2 threads at once allocates nothing for the table.
+  Generation _first;
+  Slot _first_by_id[initial_capacity];
+  Slot _first_by_thread[initial_capacity];
 
   static size_t hash(intptr_t key, size_t capacity);
   static Slot* probe(Slot* slots, size_t capacity, intptr_t key);
@@ -89,7 +95,7 @@ class AsgstThreadTable : public CHeapObj<mtServiceability> {
   static bool put(Slot* slots, size_t capacity, intptr_t key, Thread* thread, jlong os_id);
   static bool erase(Slot* slots, size_t capacity, intptr_t key, const Thread* thread);
   static Generation* new_generation(size_t capacity);
-  static void free_generation(Generation* generation);
+  void free_generation(Generation* generation);
 
   void remove_locked(const Thread* thread);
   void grow_if_needed();
