@@ -44,7 +44,7 @@ mkdir -p "$out"
   measure 'this image, no profiler' '$image/bin/java'
   [ -n \"\$stock\" ] && measure \"stock \$(basename \$stock), no profiler\" \"\$stock/bin/java\"
   for interval in 10ms 1ms 100us; do
-    for mode in cpu queue wall; do
+    for mode in cpu queue wall agct; do
       measure \"asgstprof \$mode \$interval\" '$image/bin/java' \
           -agentpath:'$agent'=mode=\$mode,interval=\$interval,file='$out'/profile.collapsed
     done

@@ -16,7 +16,7 @@ mkdir -p "$out/classes"
   cmake -S '$ASGST_REPO/sample-profiler' -B '$out/build' -DJAVA_HOME='$image' > '$out/cmake.log'
   cmake --build '$out/build' -- -j2 > '$out/build.log' || { cat '$out/build.log'; exit 1; }
   '$image/bin/javac' -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java'
-  for mode in cpu wall queue; do
+  for mode in cpu wall queue agct; do
     echo \"== mode=\$mode\"
     '$image/bin/java' -agentpath:'$out/build/libasgstprof.so'=mode=\$mode,interval=1ms,file='$out'/profile-\$mode.html \
         -cp '$out/classes' Workload $seconds

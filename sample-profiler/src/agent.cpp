@@ -25,11 +25,14 @@
 // mode=wall   a sampler thread halts each thread in turn and walks it from outside
 // mode=queue  per-thread CPU-time timers; the handler enqueues the top frame
 //             and the thread walks its stack at its next safepoint poll
+// mode=agct   as cpu, but with AsyncGetCallTrace and jmethodIDs, for comparison
 // interval=   1ms, 100us or a number of microseconds (default 1ms)
 // file=       *.html for a flame graph, anything else for collapsed stacks
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
 
 #include <jvmti.h>
+
+#include <dlfcn.h>
 
 #include <pthread.h>
 #include <sched.h>
@@ -52,7 +55,7 @@
 namespace asgstprof {
 namespace {
 
-enum class Mode { cpu, wall, queue };
+enum class Mode { cpu, wall, queue, agct };
 
 struct Options {
   Mode mode = Mode::cpu;
@@ -91,6 +94,7 @@ bool parse_options(const char* text) {
       if (value == "cpu") options.mode = Mode::cpu;
       else if (value == "wall") options.mode = Mode::wall;
       else if (value == "queue") options.mode = Mode::queue;
+      else if (value == "agct") options.mode = Mode::agct;
       else { std::fprintf(stderr, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
     } else if (key == "interval") {
       options.interval_us = parse_interval(value);
@@ -107,6 +111,84 @@ bool parse_options(const char* text) {
     }
   }
   return true;
+}
+
+// AsyncGetCallTrace, which no JDK header declares.
+struct AgctFrame {
+  jint lineno;  // the bci for Java frames
+  jmethodID method_id;
+};
+struct AgctTrace {
+  JNIEnv* env_id;
+  jint num_frames;
+  AgctFrame* frames;
+};
+using AgctFunction = void (*)(AgctTrace*, jint, void*);
+AgctFunction async_get_call_trace = nullptr;
+jvmtiEnv* jvmti = nullptr;
+JavaVM* java_vm = nullptr;
+
+thread_local JNIEnv* thread_env = nullptr;  // AsyncGetCallTrace finds the thread through it
+
+void record_agct(void* ucontext) {
+  if (thread_env == nullptr) {
+    return;
+  }
+  AgctFrame frames[RawSample::max_frames];
+  AgctTrace trace{thread_env, 0, frames};
+  async_get_call_trace(&trace, RawSample::max_frames, ucontext);
+  if (trace.num_frames <= 0) {
+    failed_walks.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  RawSample* sample = profile->ring().claim();
+  if (sample == nullptr) {
+    return;
+  }
+  for (int i = 0; i < trace.num_frames; i++) {
+    sample->frames[i] = RawFrame{(ASGST_Method)frames[i].method_id, nullptr, frames[i].lineno, jmethod_frame};
+  }
+  sample->count = trace.num_frames;
+  profile->ring().publish(sample);
+}
+
+// Names a jmethodID with JVMTI, on the (attached) drainer thread.
+std::string jmethod_name(jmethodID id) {
+  char* name = nullptr;
+  char* signature = nullptr;
+  jclass klass = nullptr;
+  std::string result = "[unknown jmethodID]";
+  if (jvmti->GetMethodName(id, &name, nullptr, nullptr) == JVMTI_ERROR_NONE &&
+      jvmti->GetMethodDeclaringClass(id, &klass) == JVMTI_ERROR_NONE &&
+      jvmti->GetClassSignature(klass, &signature, nullptr) == JVMTI_ERROR_NONE) {
+    result.clear();
+    for (const char* p = signature + 1; *p != '\0' && *p != ';'; p++) {
+      result += *p == '/' ? '.' : *p;
+    }
+    result += '.';
+    result += name;
+  }
+  jvmti->Deallocate((unsigned char*)name);
+  jvmti->Deallocate((unsigned char*)signature);
+  return result;
+}
+
+// AsyncGetCallTrace needs the jmethodIDs of every method that may be sampled
+// to exist beforehand: create them as classes are prepared.
+void create_jmethod_ids(jclass klass) {
+  jint count = 0;
+  jmethodID* methods = nullptr;
+  if (jvmti->GetClassMethods(klass, &count, &methods) == JVMTI_ERROR_NONE) {
+    jvmti->Deallocate((unsigned char*)methods);
+  }
+}
+
+void JNICALL on_class_prepare(jvmtiEnv*, JNIEnv*, jthread, jclass klass) {
+  create_jmethod_ids(klass);
+}
+
+void JNICALL on_class_load(jvmtiEnv*, JNIEnv*, jthread, jclass) {
+  // AsyncGetCallTrace walks only while some agent listens to ClassLoad.
 }
 
 // Copies a walk into a claimed ring slot. Signal safe.
@@ -186,6 +268,9 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
     case Mode::cpu:
       asgst::walk(ucontext, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
       break;
+    case Mode::agct:
+      record_agct(ucontext);
+      break;
     case Mode::queue:
       if (thread_queue != nullptr) {
         thread_queue->enqueue_or_merge(ucontext);
@@ -255,9 +340,16 @@ void* wall_sampler(void*) {
 
 void* drainer(void*) {
   struct timespec pause {0, 50 * 1000 * 1000};
+  JNIEnv* env = nullptr;
+  if (options.mode == Mode::agct) {
+    java_vm->AttachCurrentThreadAsDaemon((void**)&env, nullptr);  // JVMTI names jmethodIDs
+  }
   while (running.load()) {
     profile->drain();
     nanosleep(&pause, nullptr);
+  }
+  if (env != nullptr) {
+    java_vm->DetachCurrentThread();
   }
   return nullptr;
 }
@@ -265,8 +357,10 @@ void* drainer(void*) {
 pthread_t background;
 
 void thread_started(JNIEnv* env) {
+  thread_env = env;
   switch (options.mode) {
     case Mode::cpu:
+    case Mode::agct:
       start_thread_timer();
       break;
     case Mode::queue:
@@ -312,6 +406,16 @@ struct UnloadFunction {
 asgst::ClassUnloadHandler<UnloadFunction>* unload_handler = nullptr;
 
 void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
+  if (options.mode == Mode::agct) {
+    jint count = 0;
+    jclass* classes = nullptr;
+    if (jvmti->GetLoadedClasses(&count, &classes) == JVMTI_ERROR_NONE) {
+      for (jint i = 0; i < count; i++) {
+        create_jmethod_ids(classes[i]);
+      }
+      jvmti->Deallocate((unsigned char*)classes);
+    }
+  }
   running.store(true);
   thread_started(env);  // the main thread has no ThreadStart event
   pthread_create(&background, nullptr, options.mode == Mode::wall ? wall_sampler : drainer, nullptr);
@@ -327,7 +431,8 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
     return;
   }
   bool html = options.file.size() > 5 && options.file.compare(options.file.size() - 5, 5, ".html") == 0;
-  const char* mode = options.mode == Mode::cpu ? "cpu" : options.mode == Mode::wall ? "wall" : "queue";
+  const char* mode = options.mode == Mode::cpu ? "cpu" : options.mode == Mode::wall ? "wall"
+                   : options.mode == Mode::queue ? "queue" : "agct";
   if (html) {
     profile->write_html(out, std::string("asgstprof ") + mode + " profile");
   } else {
@@ -353,12 +458,24 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
     std::fprintf(stderr, "asgstprof: this VM has no safepoint queue\n");
     return JNI_ERR;
   }
-  jvmtiEnv* jvmti = nullptr;
   if (vm->GetEnv((void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
   }
+  java_vm = vm;
   profile = new Profile(options.native);
-  unload_handler = new asgst::ClassUnloadHandler<UnloadFunction>(UnloadFunction());
+  if (options.mode == Mode::agct) {
+    async_get_call_trace = (AgctFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (async_get_call_trace == nullptr) {
+      std::fprintf(stderr, "asgstprof: no AsyncGetCallTrace in this VM\n");
+      return JNI_ERR;
+    }
+    profile->set_jmethod_namer(jmethod_name);
+  }
+  if (options.mode != Mode::agct) {
+    // Names samples of classes that go away. (With jmethodIDs this is not
+    // possible: a JVMTI call in a class-unload handler is not allowed.)
+    unload_handler = new asgst::ClassUnloadHandler<UnloadFunction>(UnloadFunction());
+  }
   struct sigaction action {};
   action.sa_sigaction = on_sigprof;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
@@ -369,10 +486,16 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
   callbacks.VMDeath = on_vm_death;
   callbacks.ThreadStart = on_thread_start;
   callbacks.ThreadEnd = on_thread_end;
+  callbacks.ClassLoad = on_class_load;
+  callbacks.ClassPrepare = on_class_prepare;
   jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, nullptr);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, nullptr);
+  if (options.mode == Mode::agct) {
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, nullptr);
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, nullptr);
+  }
   return JNI_OK;
 }

@@ -63,6 +63,9 @@ const std::string& Profile::method_name(ASGST_Method method) {
 }
 
 std::string Profile::frame_name(const RawFrame& frame) {
+  if (frame.type == jmethod_frame) {
+    return _jmethod_namer != nullptr ? _jmethod_namer((jmethodID)frame.method) : "[jmethodID]";
+  }
   if (frame.type == 0) {
     // The walk ended with an error below the frames above: say why.
     return frame.bci == -19 ? "[frames frozen in the heap]" : "[walk cut: error " + std::to_string(frame.bci) + "]";

@@ -42,6 +42,10 @@ class Profile {
  public:
   explicit Profile(bool native_names) : _native_names(native_names) {}
 
+  // For frames that hold a jmethodID (the AsyncGetCallTrace mode): names it.
+  using JMethodNamer = std::string (*)(jmethodID);
+  void set_jmethod_namer(JMethodNamer namer) { _jmethod_namer = namer; }
+
   SampleRing& ring() { return _ring; }
 
   // Folds the ready samples into the profile. Not signal safe.
@@ -76,6 +80,7 @@ class Profile {
   SampleRing _ring;
   std::mutex _lock;
   bool _native_names;
+  JMethodNamer _jmethod_namer = nullptr;
   std::map<MethodKey, std::string> _method_names;
   std::map<std::vector<std::string>, int64_t> _stacks;  // root first
   int64_t _samples = 0;

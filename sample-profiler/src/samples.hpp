@@ -35,8 +35,11 @@ struct RawFrame {
   ASGST_Method method;  // null for a C frame
   void* pc;             // for C frames
   int32_t bci;          // for the marker: the error that cut the walk
-  uint8_t type;         // an ASGST_FrameTypeId, or 0 for the marker of a cut walk
+  uint8_t type;         // an ASGST_FrameTypeId, 0 for the marker of a cut walk,
+                        // or jmethod_frame: method holds a jmethodID (AsyncGetCallTrace)
 };
+
+constexpr uint8_t jmethod_frame = 100;
 
 struct RawSample {
   static constexpr int max_frames = 256;
