@@ -5,7 +5,7 @@
 # without a profiler on the build environment's stock OpenJDK 25 (the cost
 # when the API is unused). Prints median wall and CPU seconds of RUNS runs
 # and the overhead against the image without a profiler.
-# Usage: bench/run-overhead-benchmark.sh   (RUNS=3 ROUNDS=40000; after make demo)
+# Usage: bench/run-overhead-benchmark.sh   (RUNS=3 ROUNDS=36000; after make demo)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"
@@ -17,9 +17,9 @@ agent="$ASGST_WORKSPACE/demo/build/libasgstprof.so"
 mkdir -p "$out"
 "$repo/make/asgst/in-env" bash -c "
   set -e
-  '$image/bin/javac' -d '$out' '$repo/bench/overhead/Work.java'
+  '$image/bin/javac' -d '$out' '$repo/bench/overhead/Work.java' '$repo/sample-profiler/demo/Workload.java'
   stock=\$(ls -d /usr/lib/jvm/java-25-openjdk-* 2>/dev/null | head -1)
-  runs=\${RUNS:-3}; rounds=\${ROUNDS:-40000}
+  runs=\${RUNS:-3}; rounds=\${ROUNDS:-36000}
   base=''
   measure() {  # name java options...
     local name=\$1 java=\$2; shift 2

@@ -18,9 +18,10 @@
  */
 
 /*
- * A fixed amount of mixed work on four threads (recursion, a hot loop,
- * string building, boxing and streams), for overhead measurements: prints
- * the elapsed milliseconds.
+ * A fixed amount of mixed work on four threads, made of the demo workload's
+ * pieces (sample-profiler/demo/Workload.java: recursion, a hot loop, string
+ * building, boxing and streams), for overhead measurements: prints the
+ * elapsed milliseconds.
  */
 import java.util.ArrayList;
 import java.util.List;
@@ -28,42 +29,14 @@ import java.util.List;
 public class Work {
     static volatile long sink;
 
-    static long fib(int n) {
-        return n < 2 ? n : fib(n - 1) + fib(n - 2);
-    }
-
-    static long mix(long seed) {
-        long r = seed;
-        for (int i = 0; i < 20_000; i++) {
-            r = r * 6364136223846793005L + 1442695040888963407L;
-        }
-        return r;
-    }
-
-    static int words(int n) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            sb.append(Integer.toHexString(i * 31)).append(' ');
-        }
-        return sb.length();
-    }
-
-    static long boxes(int n) {
-        List<Long> list = new ArrayList<>();
-        for (long i = 0; i < n; i++) {
-            list.add(i);
-        }
-        return list.stream().mapToLong(Long::longValue).sum();
-    }
-
     static void unit(int rounds) {
         for (int i = 0; i < rounds; i++) {
-            sink += fib(20) + mix(sink) + words(500) + boxes(1_000);
+            sink += Workload.fib(20) + Workload.mix(sink) + Workload.words(500).length() + Workload.boxes(1_000);
         }
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
+        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 36_000;
         unit(rounds / 10);  // warm up
         long start = System.nanoTime();
         List<Thread> threads = new ArrayList<>();
