@@ -81,8 +81,16 @@ class AsgstWalkMark : public StackObj {
   }
 };
 
+// The common part of the ASGST_RunWithIterator* functions; thread may be
+// null when no thread was found.
 static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, int options,
                              ASGST_IteratorHandler fun, void* arg) {
+  if (fun == nullptr) {
+    return ASGST_INVALID_ARGUMENT;
+  }
+  if (thread == nullptr) {
+    return ASGST_NO_THREAD;
+  }
   AsgstWalkMark mark(Thread::current_or_null_safe());
   AsgstStackWalker walker(thread, options);
   int kind = walker.start(context);
@@ -112,46 +120,27 @@ JNIEXPORT int JNICALL ASGST_Capabilities() {
 
 JNIEXPORT int JNICALL ASGST_RunWithIterator(void* ucontext, int32_t options,
                                             ASGST_IteratorHandler fun, void* arg) {
-  if (fun == nullptr) {
-    return ASGST_INVALID_ARGUMENT;
-  }
-  Thread* current = Thread::current_or_null_safe();
-  if (current == nullptr) {
-    return ASGST_NO_THREAD;
-  }
   AsgstNativeFrame context = ucontext != nullptr ? context_frame(ucontext)
                                                  : caller_frame(__builtin_frame_address(0));
-  return run_with_iterator(current, context, options, fun, arg);
+  return run_with_iterator(Thread::current_or_null_safe(), context, options, fun, arg);
 }
 
 JNIEXPORT int JNICALL ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
                                                      ASGST_IteratorHandler fun, void* arg) {
-  if (fun == nullptr) {
-    return ASGST_INVALID_ARGUMENT;
-  }
-  Thread* current = Thread::current_or_null_safe();
-  if (current == nullptr) {
-    return ASGST_NO_THREAD;
-  }
   AsgstNativeFrame context = { (address)pc, (intptr_t*)sp, (intptr_t*)fp };
-  return run_with_iterator(current, context, options, fun, arg);
+  return run_with_iterator(Thread::current_or_null_safe(), context, options, fun, arg);
 }
 
 JNIEXPORT int JNICALL ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
                                                     ASGST_IteratorHandler fun, void* arg) {
-  if (fun == nullptr) {
-    return ASGST_INVALID_ARGUMENT;
-  }
-  Thread* thread = AsgstThreadTable::vm_threads()->find(os_thread_id);
-  if (thread == nullptr) {
-    return ASGST_NO_THREAD;
-  }
+  Thread* thread = fun == nullptr ? nullptr : AsgstThreadTable::vm_threads()->find(os_thread_id);
   AsgstNativeFrame context = context_frame(ucontext);
-  if (ucontext == nullptr && thread == Thread::current_or_null_safe()) {
+  if (ucontext == nullptr && thread != nullptr && thread == Thread::current_or_null_safe()) {
     context = caller_frame(__builtin_frame_address(0));
   }
   return run_with_iterator(thread, context, options, fun, arg);
 }
+
 JNIEXPORT int JNICALL ASGST_NextFrame(ASGST_Iterator* iterator, ASGST_Frame* frame) {
   if (iterator == nullptr) {
     return ASGST_NO_FRAME;
