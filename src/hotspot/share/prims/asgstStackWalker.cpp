@@ -156,9 +156,9 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
       }
       if (includes_native_frames() && context_usable && !is_generated_code(context.pc) &&
           context.sp < top.sp()) {
-        begin_native(context, top.sp(), top);
+        begin_native(context, top.sp(), top, true);
       } else {
-        begin_java(top);
+        begin_java(top, false, true);
       }
       break;
     }
@@ -238,19 +238,22 @@ bool AsgstStackWalker::java_frame_from_anchor(intptr_t* sp, intptr_t* fp, addres
   return true;
 }
 
-void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume) {
+void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,
+                                    bool resume_at_anchor) {
   _pos.in_native = true;
   _pos.native = first;
   _pos.native_end = end;
   _pos.java = resume;
   _pos.visited = false;
+  _pos.at_anchor = resume_at_anchor;
 }
 
-void AsgstStackWalker::begin_java(const frame& f, bool checked) {
+void AsgstStackWalker::begin_java(const frame& f, bool checked, bool at_anchor) {
   _pos.in_native = false;
   _pos.java = f;
   _pos.visited = false;
   _pos.checked = checked;
+  _pos.at_anchor = at_anchor;
 }
 
 void AsgstStackWalker::rewind() {
@@ -419,7 +422,7 @@ bool AsgstStackWalker::step_native() {
   if (_pos.native_end != nullptr) {
     // Java frames follow: however far the chain got, they resume at the anchor.
     if (!found || caller.sp >= _pos.native_end || is_generated_code(caller.pc)) {
-      begin_java(_pos.java);
+      begin_java(_pos.java, false, _pos.at_anchor);
       return true;
     }
   } else if (!found || is_generated_code(caller.pc)) {
@@ -475,7 +478,7 @@ bool AsgstStackWalker::step_java() {
   // stub that called into the VM is not "complete" for it, yet walkable.
   if (!_walkable && !f.safe_for_sender(thread)) {
     frame caller;
-    if (caller_refused_by_sender_check(f, &caller)) {
+    if (caller_refused_by_sender_check(f, _pos.at_anchor, &caller)) {
       begin_java(caller);
       return true;
     }
@@ -494,11 +497,13 @@ bool AsgstStackWalker::step_java() {
 }
 
 // The caller of f where frame::safe_for_sender refuses it although it is
-// sound: an FFM upcall stub (Java called from C through FFM), or a compiled
-// frame marked for deoptimization, whose return address was redirected to its
-// deoptimization handler. Both lie in generated code with known layouts; the
-// return address and saved frame pointer lie just below the caller's sp.
-bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, frame* caller) const {
+// sound: an FFM upcall stub (Java called from C through FFM), the compiled
+// caller of a runtime stub at a last Java frame anchor (at_anchor), or a
+// compiled frame marked for deoptimization, whose return address was
+// redirected to its deoptimization handler. All lie in generated code with
+// known layouts; the return address and saved frame pointer lie just below
+// the caller's sp.
+bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const {
   JavaThread* thread = JavaThread::cast(_thread);
   intptr_t* sender_sp;
   intptr_t* sender_unextended_sp;
@@ -531,6 +536,15 @@ bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, frame* cal
     return true;
   }
   nmethod* nm = cb->as_nmethod_or_null();
+  if (at_anchor && f.cb()->is_runtime_stub() && nm != nullptr && nm->insts_contains_inclusive(pc) &&
+      !nm->is_deopt_entry(pc) && !nm->is_deopt_mh_entry(pc)) {
+    // A runtime stub that called into the VM (C1's and C2's allocation,
+    // locking, patching and counter-overflow stubs) set the anchor once its
+    // frame was built, but it never counts as complete for safe_for_sender.
+    // Its caller is the compiled frame that called it.
+    *caller = frame(sender_sp, sender_unextended_sp, saved_fp, pc);
+    return true;
+  }
   if (nm == nullptr || !(nm->is_deopt_entry(pc) || nm->is_deopt_mh_entry(pc)) || nm->frame_size() <= 0 ||
       !thread->is_in_usable_stack((address)(sender_unextended_sp + nm->frame_size() - 1))) {
     return false;
@@ -569,9 +583,9 @@ bool AsgstStackWalker::step_into_caller_of_java(const frame& boundary, JavaFrame
     return false;
   }
   if (has_c_caller && c_caller.sp < sp) {
-    begin_native(c_caller, sp, caller);
+    begin_native(c_caller, sp, caller, true);
   } else {
-    begin_java(caller);
+    begin_java(caller, false, true);
   }
   return true;
 }

@@ -108,6 +108,7 @@ class AsgstStackWalker {
     frame java;                // the current Java-segment frame, or the one after the native segment
     bool visited;              // whether the current frame was already reported or skipped
     bool checked;              // whether java is an interpreted frame already found valid
+    bool at_anchor;            // whether java is the frame a last Java frame anchor names
   };
 
   Thread* const _thread;
@@ -135,8 +136,9 @@ class AsgstStackWalker {
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
-  void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume);
-  void begin_java(const frame& f, bool checked = false);
+  void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,
+                    bool resume_at_anchor = false);
+  void begin_java(const frame& f, bool checked = false, bool at_anchor = false);
 
   bool report(ASGST_Frame* out);
   bool report_java(const frame& f, ASGST_Frame* out);
@@ -147,7 +149,7 @@ class AsgstStackWalker {
   bool step();
   bool step_native();
   bool step_java();
-  bool caller_refused_by_sender_check(const frame& f, frame* caller) const;
+  bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error
 };

@@ -37,6 +37,20 @@
  */
 
 /*
+ * @test id=c1-stub
+ * @summary A thread blocked in a runtime stub of compiled code (C1's or C2's
+ *          monitor-enter stub, which called into the VM) walks completely.
+ * @requires os.family == "linux" & vm.compiler1.enabled
+ * @run main/othervm/native -XX:TieredStopAtLevel=1 -Xbatch AsgstOtherThreadWalk stub
+ */
+
+/*
+ * @test id=c2-stub
+ * @requires os.family == "linux" & vm.compiler2.enabled
+ * @run main/othervm/native -XX:-TieredCompilation -Xbatch AsgstOtherThreadWalk stub
+ */
+
+/*
  * @test id=interpreted
  * @requires os.family == "linux"
  * @run main/othervm/native -Xint AsgstOtherThreadWalk platform
@@ -128,6 +142,11 @@ public class AsgstOtherThreadWalk {
     public static void main(String[] args) throws Exception {
         if (args[0].equals("gc")) {
             duringCollections();
+            System.out.println("all checks passed");
+            return;
+        }
+        if (args[0].equals("stub")) {
+            blockedInStub();
             System.out.println("all checks passed");
             return;
         }
@@ -227,6 +246,64 @@ public class AsgstOtherThreadWalk {
         waiter.interrupt();
         waiter.join();
         System.out.println("waiting thread: checked " + s.size() + " samples");
+    }
+
+    static final Object LOCK = new Object();
+    static long lockedCalls;
+
+    static void lockedCall() {
+        synchronized (LOCK) {
+            lockedCalls++;
+        }
+    }
+
+    static void lockLoop() {
+        while (!stop) {
+            lockedCall();
+        }
+    }
+
+    // Compiled code enters a contended monitor through a runtime stub that calls
+    // into the VM, where the thread blocks; frame::safe_for_sender never takes
+    // such a stub's frame for complete (the stress tier found walks of these
+    // threads failing with ASGST_BROKEN_FRAME).
+    static void blockedInStub() throws Exception {
+        stop = false;
+        int[] tid = new int[1];
+        long[] env = new long[1];
+        Thread worker = startWorker(AsgstOtherThreadWalk::lockLoop, tid, env);
+        Thread.sleep(500);  // lockLoop and lockedCall compile (-Xbatch)
+        Samples s;
+        synchronized (LOCK) {
+            Thread.sleep(100);  // the worker blocks on LOCK
+            s = Samples.of(sample(tid[0], env[0], 0, 0, 50, 1000));
+        }
+        Samples mixed;
+        synchronized (LOCK) {
+            Thread.sleep(100);
+            mixed = Samples.of(sample(tid[0], env[0], C_FRAMES, 0, 50, 1000));
+        }
+        stop = true;
+        worker.join();
+        check(s.size() == 50 && mixed.size() == 50, "expected 50 samples each, got " + s.size() + ", " + mixed.size());
+        for (Samples samples : List.of(s, mixed)) {
+            for (int i = 0; i < samples.size(); i++) {
+                Walk it = samples.iterator.get(i);
+                Walk ct = samples.callTrace.get(i);
+                check(it.result == JAVA_TRACE && ct.result == JAVA_TRACE, "walks of a blocked thread: " + it + " / " + ct);
+                check(it.frames.equals(ct.frames), "iterator and AsyncGetStackTrace differ: " + it + " / " + ct);
+                check(it.top().startsWith(SELF + ".lockedCall:") && it.top().endsWith(":" + (compiledLevel())),
+                      "top frame is not the compiled lockedCall: " + it);
+                check(it.bottom().startsWith("Ljava/lang/Thread;.run:"), "bottom frame is not Thread.run: " + it);
+            }
+        }
+        System.out.println("thread blocked in a stub: " + s.iterator.get(0));
+    }
+
+    // The level at which -XX:TieredStopAtLevel=1 or -XX:-TieredCompilation compile.
+    static int compiledLevel() {
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()
+                   .contains("-XX:-TieredCompilation") ? 4 : 1;
     }
 
     static void virtualThread() throws Exception {

@@ -1,0 +1,269 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=jython
+ * @summary Samples a real program with every way of walking at 0.1 ms intervals
+ *          (signal handler, separate thread, safepoint queue, AsyncGetStackTrace),
+ *          reading every walked method and every unloaded class: no crash, no
+ *          hang, and few failed walks. The fast tier runs one cell of the matrix
+ *          per workload; -Dasgst.stress.seconds=N runs the whole matrix
+ *          (5 collectors x 3 compilation modes x platform/virtual threads) with
+ *          N seconds per cell.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress jython G1 default platform
+ */
+
+/*
+ * @test id=h2
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress h2 Parallel default virtual
+ */
+
+/*
+ * @test id=xalan
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress xalan Serial int platform
+ */
+
+/*
+ * @test id=batik
+ * @requires os.family == "linux" & vm.gc.Z
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress batik Z default platform
+ */
+
+/*
+ * @test id=fop
+ * @requires os.family == "linux" & vm.gc.Shenandoah
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress fop Shenandoah default virtual
+ */
+
+/*
+ * @test id=rhino
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress rhino G1 comp platform
+ */
+
+/*
+ * @test id=clojure
+ * @requires os.family == "linux" & vm.gc.Z
+ * @library /test/lib
+ * @run driver/timeout=7200 AsgstStress clojure Z default virtual
+ */
+
+import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+
+public class AsgstStress {
+    static final String JARS = "/usr/share/java";
+    static final List<String> COLLECTORS = List.of("G1", "Parallel", "Serial", "Z", "Shenandoah");
+    static final List<String> COMPILATION = List.of("default", "int", "comp");
+    static final List<String> THREADS = List.of("platform", "virtual");
+
+    // Bounds, set from measurement (doc/testing.md): the share of started walks
+    // that end with an error, per mode, and the least work a cell must show.
+    static final double MAX_FAILED_SHARE = 0.01;
+    static final long MIN_SIGNAL_WALKS_PER_SECOND = 100;
+    static final double MIN_QUEUE_PROCESSED_SHARE = 0.5;
+
+    public static void main(String[] args) throws Exception {
+        String workload = args[0];
+        String seconds = System.getProperty("asgst.stress.seconds");
+        List<String[]> cells = new ArrayList<>();
+        if (seconds == null) {
+            cells.add(new String[] {args[1], args[2], args[3]});
+        } else {
+            for (String gc : COLLECTORS) {
+                for (String compilation : COMPILATION) {
+                    for (String threads : THREADS) {
+                        cells.add(new String[] {gc, compilation, threads});
+                    }
+                }
+            }
+        }
+        int duration = seconds == null ? 3 : Integer.parseInt(seconds);
+        List<String> failures = new ArrayList<>();
+        for (String[] cell : cells) {
+            String failure = runCell(workload, cell[0], cell[1], cell[2], duration);
+            if (failure != null) {
+                failures.add(String.join("/", cell) + ": " + failure);
+            }
+        }
+        if (!failures.isEmpty()) {
+            throw new RuntimeException(failures.size() + " of " + cells.size() + " cells failed:\n"
+                                       + String.join("\n", failures));
+        }
+    }
+
+    static boolean collectorAvailable(String gc) {
+        // jtreg's @requires covers the fast tier's cell; the matrix checks for itself.
+        try {
+            OutputAnalyzer out = ProcessTools.executeTestJava("-XX:+Use" + gc + "GC", "-version");
+            return out.getExitValue() == 0;
+        } catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Runs one cell; returns why it failed, or null. */
+    static String runCell(String workload, String gc, String compilation, String threads, int seconds)
+            throws Exception {
+        String cell = workload + " " + gc + " " + compilation + " " + threads;
+        if (!collectorAvailable(gc)) {
+            System.out.println("cell " + cell + ": " + gc + " is not in this VM; not run");
+            return null;
+        }
+        List<String> command = new ArrayList<>();
+        command.add("-agentpath:" + System.getProperty("test.nativepath") + File.separator + "libAsgstStress.so");
+        command.add("-XX:+Use" + gc + "GC");
+        command.add("-Xmx512m");
+        if (!compilation.equals("default")) {
+            command.add("-X" + compilation);
+        }
+        command.add("-Djava.awt.headless=true");
+        command.add("-cp");
+        command.add(classPath(workload));
+        command.add("StressWorkloads");
+        command.add(workload);
+        command.add(Integer.toString(seconds));
+        command.add("2");
+        command.add(threads);
+        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(command);
+        long start = System.nanoTime();
+        Process process = pb.start();
+        long limitSeconds = seconds + 600;  // start-up under -Xcomp is slow; a hang is not
+        Thread watchdog = Thread.ofPlatform().daemon().start(() -> {
+            try {
+                if (!process.waitFor(limitSeconds, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                // the cell ended
+            }
+        });
+        OutputAnalyzer out = new OutputAnalyzer(process);
+        out.getExitValue();  // waits for the end
+        watchdog.interrupt();
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        String report = report(out.getStdout());
+        System.out.printf("cell %s: exit %d in %.1f s%n%s", cell, out.getExitValue(), elapsed, report);
+        if (elapsed >= limitSeconds) {
+            return "hung (killed after " + limitSeconds + " s)";
+        }
+        if (out.getExitValue() != 0) {
+            System.out.println(out.getStderr());
+            return "exit value " + out.getExitValue();
+        }
+        return check(out.getStdout(), seconds);
+    }
+
+    static String classPath(String workload) {
+        StringBuilder path = new StringBuilder(System.getProperty("test.classes"));
+        for (String jar : StressWorkloads.jars(workload)) {
+            path.append(File.pathSeparator).append(JARS).append(File.separator).append(jar);
+        }
+        return path.toString();
+    }
+
+    static final Pattern MODE = Pattern.compile("asgst-stress mode=(\\S+) (.*)");
+    static final Pattern FIELD = Pattern.compile("(\\w+)=(\\S+)");
+
+    static String report(String stdout) {
+        StringBuilder b = new StringBuilder();
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("asgst-stress") || line.startsWith("workload") || line.startsWith("failed walk")
+                || line.startsWith("  type")) {
+                b.append("  ").append(line).append('\n');
+            }
+        }
+        return b.toString();
+    }
+
+    static Map<String, String> fields(String line) {
+        Map<String, String> map = new TreeMap<>();
+        Matcher m = FIELD.matcher(line);
+        while (m.find()) {
+            map.put(m.group(1), m.group(2));
+        }
+        return map;
+    }
+
+    static String check(String stdout, int seconds) {
+        Map<String, Map<String, String>> modes = new TreeMap<>();
+        Map<String, String> totals = new TreeMap<>();
+        boolean worked = false;
+        for (String line : stdout.split("\n")) {
+            Matcher m = MODE.matcher(line);
+            if (m.matches()) {
+                modes.put(m.group(1), fields(m.group(2)));
+            } else if (line.startsWith("asgst-stress ")) {
+                totals.putAll(fields(line));
+            } else if (line.startsWith("workload ")) {
+                worked = true;
+            }
+        }
+        if (!worked || modes.size() != 4 || !totals.containsKey("enqueued") || !totals.containsKey("unloaded_classes")) {
+            return "incomplete report";
+        }
+        for (var entry : modes.entrySet()) {
+            Map<String, String> m = entry.getValue();
+            long walks = Long.parseLong(m.get("walks"));
+            long refused = Long.parseLong(m.get("refused"));
+            long failed = Long.parseLong(m.get("failed"));
+            if (walks - refused <= 0) {
+                return entry.getKey() + ": no walk started";
+            }
+            double share = (double) failed / (walks - refused);
+            if (share > MAX_FAILED_SHARE) {
+                return String.format("%s: %.2f%% of the walks failed (%s)", entry.getKey(), share * 100,
+                                     m.get("errors"));
+            }
+            if (!m.get("info_failures").equals("0")) {
+                return entry.getKey() + ": " + m.get("info_failures") + " walked methods without information";
+            }
+        }
+        long signalWalks = Long.parseLong(modes.get("signal").get("walks"));
+        if (signalWalks < MIN_SIGNAL_WALKS_PER_SECOND * seconds) {
+            return "only " + signalWalks + " walks in signal handlers";
+        }
+        long enqueued = Long.parseLong(totals.get("enqueued"));
+        long processed = Long.parseLong(modes.get("queue").get("walks"));
+        if (enqueued == 0 || processed < MIN_QUEUE_PROCESSED_SHARE * enqueued || processed > enqueued) {
+            return "queue: " + enqueued + " enqueued, " + processed + " processed";
+        }
+        if (!totals.get("unload_info_failures").equals("0") || !totals.get("deregistered").equals("1")) {
+            return "class unloading: " + totals;
+        }
+        return null;
+    }
+}
