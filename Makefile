@@ -4,7 +4,9 @@
 #   make hotspot           libjvm only, fastest while iterating on the VM
 #   make test              all ASGST jtreg tests and gtests (the fast tier)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
-#   make test-stress       the fuzzing tests for DURATION seconds per run (default 60)
+#   make test-stress       the long tier: fuzzing for DURATION seconds per run, and the
+#                          stress matrix with DURATION seconds per cell (default 10);
+#                          RENAISSANCE_JAR=path adds the Renaissance suite
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
@@ -41,12 +43,22 @@ images hotspot test-image: prepare
 test: prepare
 	@$(ASGST_DIR)/run-tests.sh "$(TEST)"
 
-# The long tier: the fuzzing tests run for DURATION seconds each instead of a few.
-DURATION ?= 60
-STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz
+# The long tier: the fuzzing tests run for DURATION seconds each instead of a
+# few, and the stress tests run their whole matrix (collectors x compilation
+# modes x platform/virtual threads) with DURATION seconds per cell.
+DURATION ?= 10
+RENAISSANCE_JAR ?=
+STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz test/hotspot/jtreg/serviceability/asgst/stress/AsgstStress.java
+STRESS_OPTIONS := -Dasgst.fuzz.seconds=$(DURATION) -Dasgst.stress.seconds=$(DURATION)
+ifneq ($(RENAISSANCE_JAR),)
+  STRESS_TESTS += test/hotspot/jtreg/serviceability/asgst/stress/AsgstStressRenaissance.java
+  STRESS_OPTIONS += -Dasgst.stress.renaissance=$(abspath $(RENAISSANCE_JAR))
+endif
 
 test-stress: prepare
-	@ASGST_JTREG="JAVA_OPTIONS=-Dasgst.fuzz.seconds=$(DURATION)" $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"
+	@ASGST_JTREG="JAVA_OPTIONS=$(STRESS_OPTIONS)" \
+	  ASGST_ENV_BIND="$(ASGST_ENV_BIND) $(if $(RENAISSANCE_JAR),$(dir $(abspath $(RENAISSANCE_JAR))))" \
+	  $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"
 
 demo: images
 	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh

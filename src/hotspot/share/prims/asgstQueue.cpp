@@ -38,13 +38,6 @@ struct AsgstOnProcessing {
 // producer) and read by the same thread at a poll (the consumer). head and
 // tail count elements ever taken and added; an element's slot is its count
 // modulo the capacity.
-// What the signal handler knew about an element's frame, kept beside the
-// public element: its method and nmethod (see start_at_element).
-struct AsgstElementCode {
-  Method* method;
-  int compile_id;
-};
-
 class AsgstQueue : public CHeapObj<mtServiceability> {
  public:
   JavaThread* const thread;
@@ -52,7 +45,7 @@ class AsgstQueue : public CHeapObj<mtServiceability> {
   void* const handler_arg;
   const int options;
   ASGST_QueueElement* elements;
-  AsgstElementCode* codes;            // beside elements, same slots
+  AsgstRecordedFrame* codes;            // beside elements, same slots
   jint capacity;
   volatile juint head;
   volatile juint tail;
@@ -67,13 +60,13 @@ class AsgstQueue : public CHeapObj<mtServiceability> {
   AsgstQueue(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg) :
     thread(t), handler(h), handler_arg(arg), options(opts),
     elements(NEW_C_HEAP_ARRAY(ASGST_QueueElement, size, mtServiceability)),
-    codes(NEW_C_HEAP_ARRAY(AsgstElementCode, size, mtServiceability)), capacity(size),
+    codes(NEW_C_HEAP_ARRAY(AsgstRecordedFrame, size, mtServiceability)), capacity(size),
     head(0), tail(0), attempts(0), requested_capacity(size), busy(false), deregistered(false),
     on_start(), on_end(), next(nullptr) {}
 
   ~AsgstQueue() {
     FREE_C_HEAP_ARRAY(ASGST_QueueElement, elements);
-    FREE_C_HEAP_ARRAY(AsgstElementCode, codes);
+    FREE_C_HEAP_ARRAY(AsgstRecordedFrame, codes);
   }
 
   juint size() const { return Atomic::load_acquire(&tail) - Atomic::load_acquire(&head); }
@@ -170,8 +163,8 @@ void AsgstQueues::thread_destroyed(JavaThread* thread) {
 // The signal handler's side ----------------------------------------------------
 
 // The top Java frame of the queue's thread at ucontext, as an element records it.
-int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element, Method** method,
-                           int* compile_id) {
+int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element,
+                           AsgstRecordedFrame* recorded) {
   Thread* current = Thread::current_or_null_safe();
   JavaThread* thread = queue->thread;
   AsgstNativeFrame context = { nullptr, nullptr, nullptr };
@@ -185,7 +178,7 @@ int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement
   int walk_options = (queue->options & ~ASGST_INCLUDE_NON_JAVA_FRAMES) | ASGST_END_ON_FIRST_JAVA_FRAME;
   AsgstStackWalker walker(thread, walk_options);
   int kind = walker.start(context);
-  if (kind > 0 && !walker.top_java_frame(element, method, compile_id)) {
+  if (kind > 0 && !walker.top_java_frame(element, recorded)) {
     kind = walker.state() < 0 ? walker.state() : ASGST_NO_TOP_JAVA_FRAME;
   }
   if (current != nullptr) {
@@ -211,8 +204,8 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
     return ASGST_ENQUEUE_FULL_QUEUE;
   }
   ASGST_QueueElement element;
-  AsgstElementCode code;
-  int kind = top_frame(queue, ucontext, &element, &code.method, &code.compile_id);
+  AsgstRecordedFrame code;
+  int kind = top_frame(queue, ucontext, &element, &code);
   if (kind <= 0) {
     return kind;
   }
@@ -227,9 +220,8 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
 ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontext) {
   ASGST_QueueElement element = { nullptr, nullptr, nullptr, nullptr, nullptr };
   AsgstQueue* queue = queue_of(q);
-  Method* method;
-  int compile_id;
-  if (queue != nullptr && top_frame(queue, ucontext, &element, &method, &compile_id) <= 0) {
+  AsgstRecordedFrame recorded;
+  if (queue != nullptr && top_frame(queue, ucontext, &element, &recorded) <= 0) {
     element.pc = element.sp = element.fp = element.bcp = nullptr;
   }
   element.arg = nullptr;
@@ -318,11 +310,11 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
     juint head;
     while ((head = queue->head) != Atomic::load_acquire(&queue->tail)) {
       ASGST_QueueElement element = queue->elements[head % (juint)queue->capacity];
-      AsgstElementCode code = queue->codes[head % (juint)queue->capacity];
+      AsgstRecordedFrame code = queue->codes[head % (juint)queue->capacity];
       AsgstStackWalker walker(thread, queue->options);
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
-      walker.start_at_element(element, code.method, code.compile_id);
+      walker.start_at_element(element, code);
       queue->handler(reinterpret_cast<ASGST_Iterator*>(&walker), queue->handler_arg, element.arg);
       Atomic::release_store(&queue->head, head + 1);
     }
@@ -340,7 +332,7 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
     return;
   }
   ASGST_QueueElement* fresh = NEW_C_HEAP_ARRAY(ASGST_QueueElement, requested, mtServiceability);
-  AsgstElementCode* fresh_codes = NEW_C_HEAP_ARRAY(AsgstElementCode, requested, mtServiceability);
+  AsgstRecordedFrame* fresh_codes = NEW_C_HEAP_ARRAY(AsgstRecordedFrame, requested, mtServiceability);
   Atomic::release_store_fence(&queue->busy, true);
   juint head = queue->head;
   juint pending = queue->tail - head;
@@ -352,7 +344,7 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
     fresh_codes[i] = queue->codes[(head + i) % (juint)queue->capacity];
   }
   ASGST_QueueElement* old = queue->elements;
-  AsgstElementCode* old_codes = queue->codes;
+  AsgstRecordedFrame* old_codes = queue->codes;
   queue->elements = fresh;
   queue->codes = fresh_codes;
   queue->capacity = requested;
@@ -360,7 +352,7 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
   queue->tail = kept;
   Atomic::release_store_fence(&queue->busy, false);
   FREE_C_HEAP_ARRAY(ASGST_QueueElement, old);
-  FREE_C_HEAP_ARRAY(AsgstElementCode, old_codes);
+  FREE_C_HEAP_ARRAY(AsgstRecordedFrame, old_codes);
 }
 
 bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {

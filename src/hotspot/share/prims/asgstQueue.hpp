@@ -25,6 +25,7 @@
 #include "runtime/javaThread.hpp"
 
 class AsgstQueue;
+struct AsgstRecordedFrame;
 class Method;
 class AsgstThreadQueues;
 
@@ -72,8 +73,8 @@ class AsgstQueues : AllStatic {
   static void call_on_processing(JavaThread* thread, AsgstQueue* queue, bool at_start);
   static void apply_resize(AsgstQueue* queue);
   static void free_queue(AsgstQueue* queue);
-  static int top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element, Method** method,
-                       int* compile_id);
+  static int top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element,
+                       AsgstRecordedFrame* recorded);
 };
 
 #endif // SHARE_PRIMS_ASGSTQUEUE_HPP

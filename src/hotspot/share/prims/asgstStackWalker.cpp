@@ -63,7 +63,7 @@ bool AsgstStackWalker::is_java_thread(const Thread* thread) {
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
-  _thread(thread), _options(options), _walkable(false),
+  _thread(thread), _options(options), _callers_unknown(false), _walkable(false),
   _map(thread->is_Java_thread() ? JavaThread::cast(thread) : nullptr,
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,
@@ -409,7 +409,7 @@ bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
 
 // Moves to the caller of the current frame; false when the walk ended.
 bool AsgstStackWalker::step() {
-  if (++_physical_frames >= max_physical_frames) {
+  if (_callers_unknown || ++_physical_frames >= max_physical_frames) {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
@@ -592,7 +592,7 @@ bool AsgstStackWalker::step_into_caller_of_java(const frame& boundary, JavaFrame
 
 // Queue elements ------------------------------------------------------------
 
-bool AsgstStackWalker::top_java_frame(ASGST_QueueElement* element, Method** method, int* compile_id) {
+bool AsgstStackWalker::top_java_frame(ASGST_QueueElement* element, AsgstRecordedFrame* recorded) {
   ASGST_Frame frame;
   int result;
   while ((result = next(&frame)) == 1 && frame.type == ASGST_FRAME_NON_JAVA) {
@@ -604,17 +604,40 @@ bool AsgstStackWalker::top_java_frame(ASGST_QueueElement* element, Method** meth
   element->sp = frame.sp;
   element->fp = frame.fp;
   element->bcp = nullptr;
-  *method = (Method*)frame.method;
-  *compile_id = -1;
+  recorded->method = (Method*)frame.method;
+  recorded->compile_id = -1;
+  caller_of(_pos.java, recorded);
   if (frame.comp_level == 0 && frame.type == ASGST_FRAME_JAVA) {
     // Interpreted: the bcp tells the position; the frame is found again by fp.
     element->bcp = ((Method*)frame.method)->bcp_from(frame.bci);
   } else if (frame.comp_level > 0) {
     CodeBlob* cb = CodeCache::find_blob(frame.pc);
     nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-    *compile_id = nm == nullptr ? -1 : nm->compile_id();
+    recorded->compile_id = nm == nullptr ? -1 : nm->compile_id();
   }
   return true;
+}
+
+// Where the caller of a Java frame (which the walk already checked) waits:
+// the return address, the caller's sp and the saved frame pointer, read with
+// SafeFetch; null where unknown.
+void AsgstStackWalker::caller_of(const frame& f, AsgstRecordedFrame* recorded) const {
+  intptr_t* sender_sp = nullptr;
+  if (f.is_interpreted_frame()) {
+    sender_sp = f.fp() + frame::sender_sp_offset;
+  } else if (f.cb() != nullptr && f.cb()->frame_size() > 0) {
+    sender_sp = f.unextended_sp() + f.cb()->frame_size();
+  }
+  recorded->caller_sp = sender_sp;
+  recorded->return_pc = sender_sp == nullptr ? nullptr : (address)SafeFetchN(sender_sp - 1, 0);
+  recorded->caller_fp = sender_sp == nullptr ? nullptr : (intptr_t*)SafeFetchN(sender_sp - frame::sender_sp_offset, 0);
+}
+
+// Whether caller is the frame that the recorded frame was to return to (or
+// one indistinguishable from it: the same call site at the same place).
+bool AsgstStackWalker::waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const {
+  return recorded.return_pc != nullptr && caller.pc() == recorded.return_pc && caller.sp() == recorded.caller_sp &&
+         (!caller.is_interpreted_frame() || caller.fp() == recorded.caller_fp);
 }
 
 // Prepares the scopes of nm at pc to be reported with the given registers.
@@ -632,8 +655,9 @@ bool AsgstStackWalker::begin_scopes(nmethod* nm, address pc, const AsgstNativeFr
   return true;
 }
 
-int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method* recorded_method,
-                                       int recorded_compile_id) {
+int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const AsgstRecordedFrame& recorded) {
+  Method* recorded_method = recorded.method;
+  int recorded_compile_id = recorded.compile_id;
   assert(_thread == Thread::current(), "only the thread itself walks its queue");
   JavaThread* thread = JavaThread::cast(_thread);
   if (!thread->has_last_Java_frame()) {
@@ -665,7 +689,15 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method
   _state = 1;
   for (int frames = 0; ; frames++) {
     const frame& f = _pos.java;
-    if ((interpreted || Interpreter::contains(recorded_pc)) && f.is_interpreted_frame() && f.fp() == recorded_fp) {
+    // A frame at the recorded place is the recorded one only if it returns
+    // to the same place: else the recorded frame returned, and another call
+    // made a frame at the same address.
+    AsgstRecordedFrame now;
+    caller_of(f, &now);
+    bool same_return = now.return_pc == recorded.return_pc && now.caller_sp == recorded.caller_sp &&
+                       now.caller_fp == recorded.caller_fp;
+    if ((interpreted || Interpreter::contains(recorded_pc)) && f.is_interpreted_frame() && f.fp() == recorded_fp &&
+        same_return) {
       // The recorded interpreted frame: its method at the recorded position.
       ASGST_Frame first;
       if (!report_interpreted(f, false, &first)) {
@@ -681,7 +713,7 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method
       _pos.visited = true;
       break;
     }
-    if (recorded_nm != nullptr && f.cb() == recorded_nm && f.sp() == recorded_sp) {
+    if (recorded_nm != nullptr && f.cb() == recorded_nm && f.sp() == recorded_sp && same_return) {
       // The recorded compiled frame: its scopes at the recorded pc.
       if (!begin_scopes(recorded_nm, recorded_pc, native_frame_of(f), true)) {
         _pos.visited = false;  // report it as it is now
@@ -690,8 +722,15 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, Method
       }
       break;
     }
-    if (f.sp() > recorded_sp || frames >= max_physical_frames) {
-      // The recorded frame returned before the poll: its callers remain.
+    if (f.sp() >= recorded_sp || frames >= max_physical_frames) {
+      // The recorded frame returned before the poll. Its callers are known
+      // only while its caller still waits where the recorded frame was to
+      // return: then f is that caller (or the same call site called again).
+      // Else the thread moved on, and the walk ends after the recorded frame.
+      if (!waits_as_recorded(f, recorded) || frames >= max_physical_frames) {
+        _callers_unknown = true;
+        _pos.visited = true;
+      }
       // Report it from what was recorded, if that is provably still valid.
       AsgstNativeFrame registers = { recorded_pc, recorded_sp, recorded_fp };
       if (recorded_code_alive) {

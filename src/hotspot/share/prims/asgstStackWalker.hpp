@@ -53,6 +53,16 @@ struct AsgstNativeFrame {
 // with HotSpot's frame layout, and native segments, walked along the frame
 // pointer chain. A native segment between Java frames ends where the anchor
 // of the Java frames below it says they resume, however far the chain got.
+// What a signal handler knows about the top Java frame it recorded in a
+// queue element, kept beside the element (start_at_element).
+struct AsgstRecordedFrame {
+  Method* method;     // its method
+  int compile_id;     // its nmethod's compile id, -1 if not compiled
+  address return_pc;  // the return address in its frame: where its caller waits
+  intptr_t* caller_sp; // its caller's sp
+  intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
+};
+
 class AsgstStackWalker {
  public:
   // thread is the current thread or one that the caller keeps halted.
@@ -71,16 +81,16 @@ class AsgstStackWalker {
   // another point where its stack is walkable, at the frame that a signal
   // handler recorded in element (a queue element), or at its callers if the
   // frame returned since. Returns the trace kind (> 0) or an ASGST_Error.
-  // recorded_method and recorded_compile_id (or null and -1) describe the
-  // frame's code when it was recorded: if the frame has returned since, its
-  // top scopes are still reported from the recorded pc or bcp, as long as
-  // that code is provably the same.
-  int start_at_element(const ASGST_QueueElement& element, Method* recorded_method, int recorded_compile_id);
+  // recorded describes the frame's code when it was recorded: if the frame
+  // has returned since, its top scopes are still reported from the recorded
+  // pc or bcp, as long as that code is provably the same, and its callers
+  // only if the caller still waits at the recorded return address.
+  int start_at_element(const ASGST_QueueElement& element, const AsgstRecordedFrame& recorded);
 
   // Describes the top Java frame that start() found, as a queue element
-  // records it, with its method and, if compiled, its nmethod's compile id
-  // (else -1). False if there is none.
-  bool top_java_frame(ASGST_QueueElement* element, Method** method, int* compile_id);
+  // records it, and what start_at_element needs to know about it. False if
+  // there is none.
+  bool top_java_frame(ASGST_QueueElement* element, AsgstRecordedFrame* recorded);
 
   // Goes back to the top frame that start() found.
   void rewind();
@@ -113,6 +123,8 @@ class AsgstStackWalker {
 
   Thread* const _thread;
   int _options;             // changed only while start_at_element searches
+  bool _callers_unknown;    // a queue element's frame returned and its caller moved on:
+                            // the walk ends with its frame (start_at_element)
   bool _walkable;           // the thread walks itself at a poll: HotSpot's own
                             // sender logic applies without the sender checks
   RegisterMap _map;         // large (all registers): made once per walk, never updated
@@ -149,6 +161,8 @@ class AsgstStackWalker {
   bool step();
   bool step_native();
   bool step_java();
+  void caller_of(const frame& f, AsgstRecordedFrame* recorded) const;
+  bool waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const;
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error

@@ -90,6 +90,8 @@ public class AsgstStress {
     static final List<String> COMPILATION = List.of("default", "int", "comp");
     static final List<String> THREADS = List.of("platform", "virtual");
 
+    static final String RENAISSANCE_BENCHMARKS = "scrabble,page-rank,future-genetic,fj-kmeans,philosophers,dotty";
+
     // Bounds, set from measurement (doc/testing.md): the share of started walks
     // that end with an error, per mode, and the least work a cell must show.
     static final double MAX_FAILED_SHARE = 0.01;
@@ -105,7 +107,8 @@ public class AsgstStress {
         } else {
             for (String gc : COLLECTORS) {
                 for (String compilation : COMPILATION) {
-                    for (String threads : THREADS) {
+                    // Renaissance starts its own threads.
+                    for (String threads : workload.equals("renaissance") ? List.of("platform") : THREADS) {
                         cells.add(new String[] {gc, compilation, threads});
                     }
                 }
@@ -151,13 +154,23 @@ public class AsgstStress {
             command.add("-X" + compilation);
         }
         command.add("-Djava.awt.headless=true");
-        command.add("-cp");
-        command.add(classPath(workload));
-        command.add("StressWorkloads");
-        command.add(workload);
-        command.add(Integer.toString(seconds));
-        command.add("2");
-        command.add(threads);
+        if (workload.equals("renaissance")) {
+            // The reference suite, when given: its benchmarks for the cell's duration.
+            String jar = System.getProperty("asgst.stress.renaissance");
+            if (jar == null) {
+                throw new IllegalArgumentException("no Renaissance jar: make test-stress RENAISSANCE_JAR=...");
+            }
+            command.addAll(List.of("-jar", jar, "--run-seconds", Integer.toString(seconds),
+                                   System.getProperty("asgst.stress.renaissance.benchmarks", RENAISSANCE_BENCHMARKS)));
+        } else {
+            command.add("-cp");
+            command.add(classPath(workload));
+            command.add("StressWorkloads");
+            command.add(workload);
+            command.add(Integer.toString(seconds));
+            command.add("2");
+            command.add(threads);
+        }
         ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(command);
         long start = System.nanoTime();
         Process process = pb.start();
@@ -184,7 +197,7 @@ public class AsgstStress {
             System.out.println(out.getStderr());
             return "exit value " + out.getExitValue();
         }
-        return check(out.getStdout(), seconds);
+        return check(out.getStdout(), seconds, workload.equals("renaissance"));
     }
 
     static String classPath(String workload) {
@@ -218,10 +231,10 @@ public class AsgstStress {
         return map;
     }
 
-    static String check(String stdout, int seconds) {
+    static String check(String stdout, int seconds, boolean renaissance) {
         Map<String, Map<String, String>> modes = new TreeMap<>();
         Map<String, String> totals = new TreeMap<>();
-        boolean worked = false;
+        boolean worked = renaissance;  // its output is its own
         for (String line : stdout.split("\n")) {
             Matcher m = MODE.matcher(line);
             if (m.matches()) {

@@ -313,7 +313,7 @@ public class StressWorkloads {
         return round -> {
             String factoryClass = round % 2 == 0 ? "org.apache.xalan.processor.TransformerFactoryImpl"
                                                  : "org.apache.xalan.xsltc.trax.TransformerFactoryImpl";
-            TransformerFactory factory = TransformerFactory.newInstance(factoryClass, null);
+            TransformerFactory factory = TransformerFactory.newInstance(factoryClass, StressWorkloads.class.getClassLoader());
             Templates templates = factory.newTemplates(new StreamSource(new StringReader(STYLESHEET)));
             StringWriter out = new StringWriter();
             templates.newTransformer().transform(new StreamSource(new StringReader(input)), new StreamResult(out));

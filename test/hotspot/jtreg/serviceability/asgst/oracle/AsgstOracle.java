@@ -1,0 +1,169 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=synthetic
+ * @summary The layered oracle (seed 001): bytecode instrumentation keeps the
+ *          true stack of traced methods per thread; JVMTI GetStackTrace is
+ *          checked against it, ASGST at safepoints against GetStackTrace, and
+ *          asynchronous ASGST walks (signal handler, halted thread, safepoint
+ *          queue) against it at arbitrary moments, every 0.1 ms.
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native AsgstOracle synthetic
+ */
+
+/*
+ * @test id=synthetic-int
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native -Xint AsgstOracle synthetic
+ */
+
+/*
+ * @test id=synthetic-comp
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native -Xcomp -XX:-BackgroundCompilation AsgstOracle synthetic
+ */
+
+/*
+ * @test id=rhino
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native AsgstOracle rhino
+ */
+
+/*
+ * @test id=xalan
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native AsgstOracle xalan
+ */
+
+import java.io.File;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+public class AsgstOracle {
+    // TraceStack.stop's counters: per layer, these counters.
+    static final String[] LAYERS = {"jvmti", "safepoint", "signal", "thread", "queue"};
+    static final int COMPARED = 0, EQUAL = 1, AT_EDGE = 2, MISMATCH = 3, EMPTY = 4, INCOMPLETE = 5, TOO_DEEP = 6,
+                     LOST = 7, TOP_SCOPES = 8, COUNTERS = 9;
+
+    // Bounds from measurement (doc/testing.md). The synchronous layers must be
+    // exact. AsyncGetCallTrace measured this way showed 0.003% wrong traces,
+    // the goal for the asynchronous layers; two open mismatch classes (about
+    // one walk in 4,000 in some runs, doc/testing.md) keep the bound at 0.1%.
+    static final double MAX_ASYNC_MISMATCH_SHARE =
+        Double.parseDouble(System.getProperty("asgst.oracle.maxAsyncMismatch", "0.001"));
+    // Walks interrupted in compiled code that differ only in the inlined scopes
+    // of the top frame (named from the next call or poll after the pc).
+    static final double MAX_TOP_SCOPES_SHARE = 0.005;
+    static final long MIN_COMPARED = 200;
+
+    public static void main(String[] args) throws Exception {
+        String workload = args[0];
+        long seconds = Long.getLong("asgst.stress.seconds", 4);
+        List<URL> path = new ArrayList<>();
+        for (String entry : System.getProperty("test.class.path").split(File.pathSeparator)) {
+            path.add(Path.of(entry).toUri().toURL());  // this test's classes and its library's
+        }
+        if (!workload.equals("synthetic")) {
+            for (String jar : StressWorkloads.jars(workload)) {
+                path.add(Path.of("/usr/share/java", jar).toUri().toURL());
+            }
+        }
+        TracingClassLoader loader = new TracingClassLoader(path.toArray(URL[]::new),
+                                                           AsgstOracle.class.getClassLoader());
+        TraceStack.start(100, 97);
+        if (workload.equals("synthetic")) {
+            loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class)
+                  .invoke(null, seconds * 1_000_000_000L, 2);
+        } else {
+            loader.loadClass("StressWorkloads").getMethod("run", String.class, long.class, int.class, boolean.class)
+                  .invoke(null, workload, seconds * 1_000_000_000L, 2, false);
+        }
+        long[] c = TraceStack.stop();
+        System.out.printf("%s: %d classes instrumented (%d left as they were), %d methods traced%n", workload,
+                          loader.instrumentedClasses, loader.failedClasses, loader.methodCount());
+        System.out.println("layer      compared     equal   at edge  top scopes mismatch     empty incomplete too deep     lost  mismatch share");
+        List<String> failures = new ArrayList<>();
+        for (int layer = 0; layer < LAYERS.length; layer++) {
+            long compared = c[layer * COUNTERS + COMPARED];
+            long mismatch = c[layer * COUNTERS + MISMATCH];
+            long nonEmpty = compared - c[layer * COUNTERS + EMPTY];
+            double share = nonEmpty == 0 ? 0 : (double) mismatch / nonEmpty;
+            long topScopes = c[layer * COUNTERS + TOP_SCOPES];
+            System.out.printf("%-9s %9d %9d %9d %10d %8d %9d %9d %9d %9d  %.4f%%%n", LAYERS[layer], compared,
+                              c[layer * COUNTERS + EQUAL], c[layer * COUNTERS + AT_EDGE], topScopes, mismatch,
+                              c[layer * COUNTERS + EMPTY], c[layer * COUNTERS + INCOMPLETE],
+                              c[layer * COUNTERS + TOO_DEEP], c[layer * COUNTERS + LOST], share * 100);
+            boolean synchronous = layer <= 1;
+            if (nonEmpty < MIN_COMPARED) {
+                failures.add(LAYERS[layer] + ": only " + nonEmpty + " non-empty comparisons");
+            }
+            if (synchronous ? mismatch > 0 : share > MAX_ASYNC_MISMATCH_SHARE) {
+                failures.add(String.format("%s: %d mismatches (%.4f%%)", LAYERS[layer], mismatch, share * 100));
+            }
+            if (synchronous && c[layer * COUNTERS + AT_EDGE] + topScopes != 0) {
+                failures.add(LAYERS[layer] + ": the synchronous layers have no edge and no inexact top frame");
+            }
+            if (nonEmpty > 0 && (double) topScopes / nonEmpty > MAX_TOP_SCOPES_SHARE) {
+                failures.add(String.format("%s: %d walks differ in the top frame's scopes (%.4f%%)", LAYERS[layer],
+                                           topScopes, 100.0 * topScopes / nonEmpty));
+            }
+        }
+        for (String m : TraceStack.mismatches()) {
+            System.out.println("mismatch " + describe(m, loader));
+        }
+        if (!failures.isEmpty()) {
+            throw new RuntimeException(String.join("; ", failures));
+        }
+    }
+
+    // "layer walk ids | expected ids", both top first, with names.
+    static String describe(String mismatch, TracingClassLoader loader) {
+        String[] halves = mismatch.split("\\|");
+        String[] walk = halves[0].trim().split(" ");
+        StringBuilder b = new StringBuilder("in layer " + LAYERS[Integer.parseInt(walk[0])] + ":\n    walk (top first):");
+        for (int i = 1; i < walk.length; i++) {
+            b.append("\n      ").append(name(Integer.parseInt(walk[i]), loader));
+        }
+        b.append("\n    expected (top first):");
+        String[] trace = halves.length > 1 ? halves[1].trim().split(" ") : new String[0];
+        for (String id : trace) {
+            if (!id.isEmpty()) {
+                b.append("\n      ").append(name(Integer.parseInt(id), loader));
+            }
+        }
+        return b.toString();
+    }
+
+    static String name(int id, TracingClassLoader loader) {
+        return id <= -1000 ? "(untraced, bci " + (-1000 - id) + ")" : loader.methodName(id);
+    }
+}

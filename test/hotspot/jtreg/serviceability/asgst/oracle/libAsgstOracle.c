@@ -1,0 +1,628 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * The layered oracle's native side. Instrumented methods call TraceStack.enter
+ * and exit, which keep a stack of method ids per OS thread here (the ground
+ * truth). Three layers are checked against it:
+ *   jvmti:       at every checkEvery-th enter of a thread, JVMTI GetStackTrace
+ *                of the thread itself, reduced to traced methods, must equal
+ *                the trace stack;
+ *   safepoint:   at the same moment, an ASGST walk of the thread must equal
+ *                GetStackTrace in every Java frame, method and bci;
+ *   signal, thread, queue: asynchronous ASGST walks, reduced to traced
+ *                methods, against the trace stack of that moment: walked in
+ *                the signal handler, walked from a sampler thread while the
+ *                thread is halted, and walked at the next safepoint poll from
+ *                an element enqueued in the signal handler (against the trace
+ *                stack copied when it was enqueued).
+ * An asynchronous walk may hold one traced frame more on top than the trace
+ * stack: a method between its entry and its call of enter, or between its
+ * call of exit and its return. Such walks count as matches "at the edge".
+ * A walk interrupted in compiled code names the inlined scopes of its top
+ * frame from the debug information of the next call or poll after the pc, an
+ * approximation that the VM has no better information for: walks that differ
+ * from the trace stack only there count as "top scopes", apart from other
+ * mismatches.
+ * A method maps to its id at its first enter (JVMTI GetFrameLocation of the
+ * caller), so walks identify traced frames by ASGST_Method alone.
+ */
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "jvmti.h"
+#include "profile.h"
+
+#define MAX_DEPTH 1024           /* deeper trace stacks are not compared */
+#define MAX_WALK 1200
+#define MAX_THREADS 256
+#define MAX_IDS (1 << 18)
+#define MAP_BITS 19
+#define MAP_SIZE (1 << MAP_BITS)
+#define QUEUE_SIZE 32
+#define MAX_MISMATCHES 16
+#define HALT_TIMEOUT_NANOS (20 * 1000 * 1000)
+#define SIGNAL SIGPROF
+
+typedef struct {
+  volatile int depth;            /* may exceed MAX_DEPTH; only the first MAX_DEPTH ids are kept */
+  int ids[MAX_DEPTH];            /* outermost first */
+} Trace;
+
+typedef struct {
+  unsigned long sequence;        /* the enqueue that wrote it (its element's argument) */
+  int depth;
+  int ids[MAX_DEPTH];
+} Snapshot;
+
+enum Request { NONE, WALK, ENQUEUE };
+
+typedef struct {
+  volatile pid_t tid;            /* 0: free; -1: being filled in */
+  Trace* trace;
+  ASGST_Queue* volatile queue;
+  volatile int request, halt, phase;  /* as in libAsgstStress */
+  void* volatile context;
+  Snapshot snapshots[QUEUE_SIZE];     /* the trace stacks of the queued elements */
+  unsigned long next_snapshot;
+  long enters;
+} Entry;
+
+/* The layers and their counters, in the order TraceStack.stop returns them. */
+enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, LAYERS };
+enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, COUNTERS };
+static volatile long counters[LAYERS][COUNTERS];
+
+static jvmtiEnv* jvmti;
+static Entry entries[MAX_THREADS];
+static __thread Entry* own_entry;
+static __thread Trace own_trace;
+
+/* ASGST_Method -> id (open addressing; written by enter, read anywhere) and id -> method. */
+static ASGST_Method volatile map_keys[MAP_SIZE];
+static volatile int map_ids[MAP_SIZE];
+static ASGST_Method volatile id_methods[MAX_IDS];
+
+static volatile int sampling, check_every;
+static long interval_micros = 100;
+static pthread_t samplers[2];
+static int samplers_started;
+
+static char mismatch_text[MAX_MISMATCHES][2048];
+static volatile int mismatch_count;
+
+static void add(volatile long* counter, long value) {
+  __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
+}
+
+static unsigned slot_of(ASGST_Method method) {
+  return (unsigned)((((uintptr_t)method >> 3) * 0x9E3779B97F4A7C15ULL) >> (64 - MAP_BITS));
+}
+
+static int id_of(ASGST_Method method) {
+  unsigned i, slot = slot_of(method);
+  for (i = 0; i < MAP_SIZE; i++, slot = (slot + 1) & (MAP_SIZE - 1)) {
+    ASGST_Method key = __atomic_load_n(&map_keys[slot], __ATOMIC_ACQUIRE);
+    if (key == method) {
+      return map_ids[slot];
+    }
+    if (key == NULL) {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/* One writer at a time (each method is inserted once), so a slot's id is
+   written before its key publishes it; readers take no lock. */
+static volatile int map_lock;
+
+static void map_insert(ASGST_Method method, int id) {
+  unsigned i, slot = slot_of(method);
+  while (__atomic_exchange_n(&map_lock, 1, __ATOMIC_ACQUIRE)) {
+    sched_yield();
+  }
+  for (i = 0; i < MAP_SIZE; i++, slot = (slot + 1) & (MAP_SIZE - 1)) {
+    if (map_keys[slot] == method) {
+      break;
+    }
+    if (map_keys[slot] == NULL) {
+      map_ids[slot] = id;
+      __atomic_store_n(&map_keys[slot], method, __ATOMIC_RELEASE);
+      break;
+    }
+  }
+  __atomic_store_n(&map_lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Maps the caller of TraceStack.enter, the traced method, to id. */
+static void register_method(int id) {
+  jmethodID caller;
+  jlocation location;
+  ASGST_Method method;
+  if ((*jvmti)->GetFrameLocation(jvmti, NULL, 1, &caller, &location) != JVMTI_ERROR_NONE) {
+    return;
+  }
+  method = ASGST_JMethodIDToMethod(caller);
+  if (method != NULL) {
+    map_insert(method, id);
+    __atomic_store_n(&id_methods[id], method, __ATOMIC_RELEASE);
+  }
+}
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg);
+
+static Entry* register_thread(JNIEnv* env) {
+  int i;
+  for (i = 0; i < MAX_THREADS; i++) {
+    pid_t free_slot = 0;
+    Entry* entry = &entries[i];
+    if (__atomic_compare_exchange_n(&entry->tid, &free_slot, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+      entry->trace = &own_trace;
+      entry->request = NONE;
+      entry->halt = 0;
+      entry->next_snapshot = 0;
+      entry->enters = 0;
+      entry->queue = ASGST_RegisterQueue(env, QUEUE_SIZE, 0, on_element, entry);
+      own_entry = entry;
+      __atomic_store_n(&entry->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+      return entry;
+    }
+  }
+  return NULL;
+}
+
+/* Records a mismatch: the walk's traced ids (innermost first) and the trace stack. */
+static void record_mismatch(int layer, const int* walk, int walk_count, const int* trace, int depth) {
+  int i, index = __atomic_fetch_add(&mismatch_count, 1, __ATOMIC_RELAXED);
+  size_t used = 0, size = sizeof(mismatch_text[0]);
+  char* text;
+  if (index >= MAX_MISMATCHES) {
+    return;
+  }
+  text = mismatch_text[index];
+  used += (size_t)snprintf(text, size, "%d", layer);
+  for (i = 0; i < walk_count && used + 16 < size; i++) {
+    used += (size_t)snprintf(text + used, size - used, " %d", walk[i]);
+  }
+  used += (size_t)snprintf(text + used, size - used, " |");
+  for (i = depth - 1; i >= 0 && used + 16 < size; i--) {
+    used += (size_t)snprintf(text + used, size - used, " %d", trace[i]);
+  }
+}
+
+/*
+ * Compares traced ids of a walk (innermost first) with a trace stack
+ * (outermost first) and counts the outcome for layer. edge_allowed: the walk
+ * may have one more frame on top.
+ */
+static void compare(int layer, const int* walk, int walk_count, int top_scopes, const int* trace, int depth,
+                    int edge_allowed) {
+  int i, equal;
+  if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
+    add(&counters[layer][TOO_DEEP], 1);
+    return;
+  }
+  add(&counters[layer][COMPARED], 1);
+  if (depth == 0 && walk_count == 0) {
+    add(&counters[layer][EMPTY], 1);
+    return;
+  }
+  equal = walk_count == depth;
+  for (i = 0; equal && i < depth; i++) {
+    equal = walk[i] == trace[depth - 1 - i];
+  }
+  if (equal) {
+    add(&counters[layer][EQUAL], 1);
+    return;
+  }
+  if (edge_allowed && walk_count == depth + 1) {
+    equal = 1;
+    for (i = 0; equal && i < depth; i++) {
+      equal = walk[i + 1] == trace[depth - 1 - i];
+    }
+    if (equal) {
+      add(&counters[layer][AT_EDGE], 1);
+      return;
+    }
+  }
+  if (top_scopes > 0) {
+    /* Below the top compiled frame's scopes the walk must equal the trace stack,
+       and the top frame's own method (its outermost scope) must come next. */
+    int rest = walk_count - top_scopes;
+    equal = rest >= 0 && depth >= rest + 1 && trace[rest] == walk[top_scopes - 1];
+    for (i = 0; equal && i < rest; i++) {
+      equal = walk[top_scopes + i] == trace[rest - 1 - i];
+    }
+    if (equal) {
+      add(&counters[layer][TOP_SCOPES], 1);
+      return;
+    }
+  }
+  add(&counters[layer][MISMATCH], 1);
+  record_mismatch(layer, walk, walk_count, trace, depth);
+}
+
+typedef struct {
+  int layer;
+  int count;
+  int top_scopes;   /* traced ids from the top physical frame, if compiled (else 0) */
+  int ids[MAX_WALK];
+  const int* trace;
+  int depth;
+} Walk;
+
+/* Iterator handler: the traced frames of a walk, then the comparison. */
+static void walk_traced(ASGST_Iterator* iterator, void* arg) {
+  Walk* walk = (Walk*)arg;
+  ASGST_Frame frame;
+  int in_top_frame = 1, top_compiled = 0, top_scopes = 0;
+  walk->count = 0;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    int id = frame.method == NULL ? -1 : id_of(frame.method);
+    if (id >= 0 && walk->count < MAX_WALK) {
+      walk->ids[walk->count++] = id;
+    }
+    if (in_top_frame && frame.method != NULL) {
+      /* The top Java frame's scopes: inlined ones first, then its own method. */
+      top_compiled = frame.comp_level > 0;
+      top_scopes = walk->count;
+      in_top_frame = frame.type == ASGST_FRAME_JAVA_INLINED;
+    }
+  }
+  if (ASGST_State(iterator) != ASGST_NO_FRAME) {
+    add(&counters[walk->layer][INCOMPLETE], 1);
+    return;
+  }
+  compare(walk->layer, walk->ids, walk->count, top_compiled ? top_scopes : 0, walk->trace, walk->depth, 1);
+}
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  Entry* entry = (Entry*)queue_arg;
+  unsigned long sequence = (unsigned long)(uintptr_t)element_arg;
+  Snapshot* snapshot = &entry->snapshots[sequence % QUEUE_SIZE];
+  Walk walk;
+  if (snapshot->sequence != sequence) {
+    add(&counters[QUEUE_WALK][LOST], 1);  /* overwritten by a later enqueue: nothing to compare with */
+    return;
+  }
+  walk.layer = QUEUE_WALK;
+  walk.trace = snapshot->ids;
+  walk.depth = snapshot->depth;
+  walk_traced(iterator, &walk);
+}
+
+static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
+  Entry* entry = own_entry;
+  int asked = 0, saved_errno = errno;
+  (void)signo; (void)siginfo;
+  if (entry == NULL) {
+    return;
+  }
+  switch (__atomic_exchange_n(&entry->request, NONE, __ATOMIC_ACQ_REL)) {
+    case WALK: {
+      static __thread Walk walk;  /* large: not on the signal stack */
+      walk.layer = SIGNAL_WALK;
+      walk.trace = own_trace.ids;
+      walk.depth = own_trace.depth;
+      if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
+        add(&counters[SIGNAL_WALK][INCOMPLETE], 1);
+      }
+      break;
+    }
+    case ENQUEUE: {
+      /* The element's argument is the sequence number of its snapshot. */
+      unsigned long n = entry->next_snapshot;
+      Snapshot* snapshot = &entry->snapshots[n % QUEUE_SIZE];
+      int depth = own_trace.depth;
+      if (entry->queue != NULL) {
+        snapshot->sequence = n;
+        snapshot->depth = depth;
+        memcpy(snapshot->ids, own_trace.ids, sizeof(int) * (size_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH));
+        if (ASGST_Enqueue(entry->queue, ucontext, (void*)(uintptr_t)n) > 0) {
+          entry->next_snapshot = n + 1;
+        }
+      }
+      break;
+    }
+  }
+  if (__atomic_exchange_n(&entry->halt, 0, __ATOMIC_ACQ_REL)) {
+    entry->context = ucontext;
+    if (__atomic_compare_exchange_n(&entry->phase, &asked, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+      while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) == 1) {
+        sched_yield();
+      }
+    }
+  }
+  errno = saved_errno;
+}
+
+static long now_nanos(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1000000000L + t.tv_nsec;
+}
+
+static pid_t next_thread(int* next, Entry** found) {
+  int i;
+  for (i = 0; i < MAX_THREADS; i++) {
+    Entry* entry = &entries[(*next + i) % MAX_THREADS];
+    pid_t tid = __atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE);
+    if (tid > 0) {
+      *next = (*next + i + 1) % MAX_THREADS;
+      *found = entry;
+      return tid;
+    }
+  }
+  return 0;
+}
+
+static void pause_interval(void) {
+  struct timespec pause = { interval_micros / 1000000, (interval_micros % 1000000) * 1000 };
+  nanosleep(&pause, NULL);
+}
+
+static void* signal_sampler(void* arg) {
+  int next = 0;
+  unsigned long step = 0;
+  (void)arg;
+  while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+    Entry* entry;
+    pid_t tid;
+    pause_interval();
+    if ((tid = next_thread(&next, &entry)) != 0) {
+      __atomic_store_n(&entry->request, (step++ & 1) ? ENQUEUE : WALK, __ATOMIC_RELEASE);
+      syscall(SYS_tgkill, getpid(), tid, SIGNAL);
+    }
+  }
+  return NULL;
+}
+
+static void* halting_sampler(void* arg) {
+  static Walk walk;
+  int next = 0;
+  (void)arg;
+  while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+    Entry* entry;
+    pid_t tid;
+    long deadline;
+    pause_interval();
+    if ((tid = next_thread(&next, &entry)) == 0) {
+      continue;
+    }
+    deadline = now_nanos() + HALT_TIMEOUT_NANOS;
+    __atomic_store_n(&entry->phase, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&entry->halt, 1, __ATOMIC_RELEASE);
+    if (syscall(SYS_tgkill, getpid(), tid, SIGNAL) != 0) {
+      __atomic_store_n(&entry->halt, 0, __ATOMIC_RELEASE);
+      continue;
+    }
+    while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) != 1) {
+      int asked = 0;
+      if (now_nanos() > deadline &&
+          __atomic_compare_exchange_n(&entry->phase, &asked, 3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        break;
+      }
+      sched_yield();
+    }
+    if (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) != 1) {
+      continue;  /* given up */
+    }
+    if (__atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE) == tid) {
+      walk.layer = THREAD_WALK;
+      walk.trace = entry->trace->ids;
+      walk.depth = entry->trace->depth;
+      if (ASGST_RunWithIteratorOfThread(tid, entry->context, 0, walk_traced, &walk) < 0) {
+        add(&counters[THREAD_WALK][INCOMPLETE], 1);
+      }
+    }
+    __atomic_store_n(&entry->phase, 2, __ATOMIC_RELEASE);
+  }
+  return NULL;
+}
+
+typedef struct {
+  int count;
+  ASGST_Frame frames[MAX_WALK];
+  int end;
+} AllFrames;
+
+static void collect_all(ASGST_Iterator* iterator, void* arg) {
+  AllFrames* all = (AllFrames*)arg;
+  ASGST_Frame frame;
+  all->count = 0;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (frame.method != NULL && all->count < MAX_WALK) {
+      all->frames[all->count++] = frame;
+    }
+  }
+  all->end = ASGST_State(iterator);
+}
+
+/* The synchronous layers, on the thread itself inside TraceStack.enter. */
+static void check_synchronously(void) {
+  static __thread jvmtiFrameInfo frames[MAX_WALK];
+  static __thread AllFrames all;
+  static __thread int ids[MAX_WALK];
+  jint count = 0;
+  int i, traced = 0, equal;
+  if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_WALK, frames, &count) != JVMTI_ERROR_NONE) {
+    add(&counters[JVMTI][INCOMPLETE], 1);
+    return;
+  }
+  for (i = 0; i < count; i++) {
+    ASGST_Method method = ASGST_JMethodIDToMethod(frames[i].method);
+    int id = method == NULL ? -1 : id_of(method);
+    if (id >= 0) {
+      ids[traced++] = id;
+    }
+  }
+  if (count < MAX_WALK) {
+    compare(JVMTI, ids, traced, 0, own_trace.ids, own_trace.depth, 0);
+  } else {
+    add(&counters[JVMTI][TOO_DEEP], 1);
+  }
+  /* ASGST from here against GetStackTrace: every Java frame, method and bci. */
+  if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
+      all.end != ASGST_NO_FRAME) {
+    add(&counters[SAFEPOINT][INCOMPLETE], 1);
+    return;
+  }
+  if (count >= MAX_WALK) {
+    add(&counters[SAFEPOINT][TOO_DEEP], 1);
+    return;
+  }
+  add(&counters[SAFEPOINT][COMPARED], 1);
+  equal = all.count == count;
+  for (i = 0; equal && i < count; i++) {
+    ASGST_Method method = ASGST_JMethodIDToMethod(frames[i].method);
+    equal = all.frames[i].method == method && all.frames[i].bci == (int)frames[i].location;
+  }
+  if (equal) {
+    add(&counters[SAFEPOINT][EQUAL], 1);
+  } else {
+    int asgst_ids[64], jvmti_ids[64], n, m;
+    for (n = 0; n < all.count && n < 64; n++) {
+      int id = id_of(all.frames[n].method);
+      asgst_ids[n] = id >= 0 ? id : -1000 - all.frames[n].bci;  /* untraced: -1000 - bci */
+    }
+    for (m = 0; m < count && m < 64; m++) {
+      ASGST_Method method = ASGST_JMethodIDToMethod(frames[m].method);
+      int id = method == NULL ? -1 : id_of(method);
+      jvmti_ids[m] = id >= 0 ? id : -1000 - (int)frames[m].location;
+    }
+    add(&counters[SAFEPOINT][MISMATCH], 1);
+    /* Shown as a walk (ASGST) against a "trace" (GetStackTrace, reversed to outermost first). */
+    for (i = 0; i < m / 2; i++) {
+      int t = jvmti_ids[i];
+      jvmti_ids[i] = jvmti_ids[m - 1 - i];
+      jvmti_ids[m - 1 - i] = t;
+    }
+    record_mismatch(SAFEPOINT, asgst_ids, n, jvmti_ids, m);
+  }
+}
+
+JNIEXPORT void JNICALL Java_TraceStack_enter(JNIEnv* env, jclass cls, jint id) {
+  Entry* entry = own_entry;
+  int depth = own_trace.depth;
+  (void)cls;
+  if (entry == NULL) {
+    entry = register_thread(env);
+  }
+  if (id >= 0 && id < MAX_IDS && __atomic_load_n(&id_methods[id], __ATOMIC_ACQUIRE) == NULL) {
+    register_method(id);
+  }
+  if (depth < MAX_DEPTH) {
+    own_trace.ids[depth] = id;
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the id before the depth, for this thread's signal handler */
+  own_trace.depth = depth + 1;
+  if (entry != NULL && check_every > 0 && ++entry->enters % check_every == 0 &&
+      __atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+    check_synchronously();
+  }
+}
+
+JNIEXPORT void JNICALL Java_TraceStack_exit(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  if (own_trace.depth > 0) {
+    own_trace.depth--;
+  }
+}
+
+static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
+  Entry* entry = own_entry;
+  ASGST_Queue* queue;
+  (void)env; (void)jni; (void)thread;
+  if (entry == NULL) {
+    return;
+  }
+  own_entry = NULL;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  queue = entry->queue;
+  entry->queue = NULL;
+  if (queue != NULL) {
+    ASGST_DeregisterQueue(queue);
+  }
+  __atomic_store_n(&entry->tid, 0, __ATOMIC_RELEASE);
+}
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiEventCallbacks callbacks;
+  (void)reserved;
+  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+    return JNI_ERR;
+  }
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.ThreadEnd = on_thread_end;
+  (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
+  (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
+  return JNI_VERSION_1_8;
+}
+
+JNIEXPORT void JNICALL Java_TraceStack_start(JNIEnv* env, jclass cls, jint interval, jint every) {
+  struct sigaction action;
+  (void)env; (void)cls;
+  interval_micros = interval;
+  check_every = every;
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGNAL, &action, NULL);
+  __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
+  if (pthread_create(&samplers[0], NULL, signal_sampler, NULL) == 0) {
+    samplers_started = 1;
+    if (pthread_create(&samplers[1], NULL, halting_sampler, NULL) == 0) {
+      samplers_started = 2;
+    }
+  }
+}
+
+JNIEXPORT jlongArray JNICALL Java_TraceStack_stop(JNIEnv* env, jclass cls) {
+  jlongArray result = (*env)->NewLongArray(env, LAYERS * COUNTERS);
+  (void)cls;
+  __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
+  while (samplers_started > 0) {
+    pthread_join(samplers[--samplers_started], NULL);
+  }
+  (*env)->SetLongArrayRegion(env, result, 0, LAYERS * COUNTERS, (const jlong*)counters);
+  return result;
+}
+
+JNIEXPORT jobjectArray JNICALL Java_TraceStack_mismatches(JNIEnv* env, jclass cls) {
+  int i, n = mismatch_count < MAX_MISMATCHES ? mismatch_count : MAX_MISMATCHES;
+  jobjectArray result = (*env)->NewObjectArray(env, n, (*env)->FindClass(env, "java/lang/String"), NULL);
+  (void)cls;
+  for (i = 0; i < n; i++) {
+    (*env)->SetObjectArrayElement(env, result, i, (*env)->NewStringUTF(env, mismatch_text[i]));
+  }
+  return result;
+}
