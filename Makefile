@@ -8,6 +8,8 @@
 #                          stress matrix with DURATION seconds per cell (default 10);
 #                          RENAISSANCE_JAR=path adds the Renaissance suite
 #   make demo              build the sample profiler and profile a demo workload in each mode
+#   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
+#                          queue processing cost, whole-program overhead (doc/performance.md)
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
 # Everything runs inside the build environment chosen by ./configure.
@@ -26,7 +28,7 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
 
-.PHONY: configure prepare images hotspot test test-stress demo test-image clean-workspace
+.PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace
 
 # make reads this file before anything else: configure with the defaults if needed.
 $(CONFIG):
@@ -62,6 +64,11 @@ test-stress: prepare
 
 demo: images
 	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh
+
+# Benchmarks print figures; they are not timed tests.
+bench: demo
+	@bench/run-walk-benchmark.sh 8 64 512 2048
+	@bench/run-overhead-benchmark.sh
 
 # Any other target goes to OpenJDK's make in the workspace.
 .DEFAULT:
