@@ -227,7 +227,17 @@ JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {
 }
 
 JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
-  return method_id == nullptr ? nullptr : (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
+  if (method_id == nullptr) {
+    return nullptr;
+  }
+  // The check reads the holder's class loader, an oop: from native code,
+  // enter the VM as a JNI function would.
+  JavaThread* thread = JavaThread::current_or_null();
+  if (thread != nullptr && thread->thread_state() == _thread_in_native) {
+    ThreadInVMfromNative in_vm(thread);
+    return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
+  }
+  return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
 }
 
 static InstanceKlass* class_of_mirror(jclass klass) {

@@ -44,13 +44,19 @@ static bool is_metadata_address(const void* p, size_t size) {
 // stays with what a signal handler may do. Its last test is the strong one:
 // a class's constant pool names the class as its holder, which memory that
 // merely looks like a class does not.
+// The kind field alone: Klass::is_instance_klass and InstanceKlass::cast also
+// make a virtual call in debug builds, which a garbage handle must not reach.
+static bool has_instance_kind(Klass* k) {
+  return k->kind() <= Klass::InstanceStackChunkKlassKind;
+}
+
 InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
   Klass* k = (Klass*)klass;
-  if (!is_metadata_address(k, sizeof(Klass)) || !k->is_instance_klass() ||
+  if (!is_metadata_address(k, sizeof(Klass)) || !has_instance_kind(k) ||
       !os::is_readable_range(k, (InstanceKlass*)k + 1) || !Symbol::is_valid(k->name())) {
     return nullptr;
   }
-  InstanceKlass* ik = InstanceKlass::cast(k);
+  InstanceKlass* ik = static_cast<InstanceKlass*>(k);
   ConstantPool* cp = ik->constants();
   if (!is_metadata_address(cp, sizeof(ConstantPool))) {
     return nullptr;
@@ -61,7 +67,7 @@ InstanceKlass* AsgstMethodInfo::as_class(ASGST_Class klass) {
   }
   // An old version of a redefined class keeps the old constant pool, whose
   // holder stays the class itself (see VM_RedefineClasses).
-  if (ik->is_scratch_class() && is_metadata_address(holder, sizeof(InstanceKlass)) && holder->is_instance_klass() &&
+  if (ik->is_scratch_class() && is_metadata_address(holder, sizeof(InstanceKlass)) && has_instance_kind(holder) &&
       is_metadata_address(holder->constants(), sizeof(ConstantPool)) &&
       holder->constants()->pool_holder() == holder && holder->name() == ik->name()) {
     return ik;
