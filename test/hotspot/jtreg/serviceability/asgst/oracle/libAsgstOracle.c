@@ -59,6 +59,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSampling.h"
 
 #define MAX_DEPTH 1024           /* deeper trace stacks are not compared */
 #define MAX_WALK 1200
@@ -85,11 +86,9 @@ typedef struct {
 enum Request { NONE, WALK, ENQUEUE };
 
 typedef struct {
-  volatile pid_t tid;            /* 0: free; -1: being filled in */
+  AsgstSampledThread sampled;
   Trace* trace;
   ASGST_Queue* volatile queue;
-  volatile int request, halt, phase;  /* as in libAsgstStress */
-  void* volatile context;
   Snapshot snapshots[QUEUE_SIZE];     /* the trace stacks of the queued elements */
   unsigned long next_snapshot;
   long enters;
@@ -180,23 +179,16 @@ static void register_method(int id) {
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg);
 
 static Entry* register_thread(JNIEnv* env) {
-  int i;
-  for (i = 0; i < MAX_THREADS; i++) {
-    pid_t free_slot = 0;
-    Entry* entry = &entries[i];
-    if (__atomic_compare_exchange_n(&entry->tid, &free_slot, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-      entry->trace = &own_trace;
-      entry->request = NONE;
-      entry->halt = 0;
-      entry->next_snapshot = 0;
-      entry->enters = 0;
-      entry->queue = ASGST_RegisterQueue(env, QUEUE_SIZE, 0, on_element, entry);
-      own_entry = entry;
-      __atomic_store_n(&entry->tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
-      return entry;
-    }
+  Entry* entry = (Entry*)asgst_sampled_claim(entries, sizeof(Entry), MAX_THREADS);
+  if (entry != NULL) {
+    entry->trace = &own_trace;
+    entry->next_snapshot = 0;
+    entry->enters = 0;
+    entry->queue = ASGST_RegisterQueue(env, QUEUE_SIZE, 0, on_element, entry);
+    own_entry = entry;
+    asgst_sampled_publish(&entry->sampled);
   }
-  return NULL;
+  return entry;
 }
 
 /* Records a mismatch: the walk's traced ids (innermost first) and the trace stack. */
@@ -321,12 +313,12 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   Entry* entry = own_entry;
-  int asked = 0, saved_errno = errno;
+  int saved_errno = errno;
   (void)signo; (void)siginfo;
   if (entry == NULL) {
     return;
   }
-  switch (__atomic_exchange_n(&entry->request, NONE, __ATOMIC_ACQ_REL)) {
+  switch (asgst_sampled_take_request(&entry->sampled)) {
     case WALK: {
       static __thread Walk walk;  /* large: not on the signal stack */
       walk.layer = SIGNAL_WALK;
@@ -353,40 +345,12 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       break;
     }
   }
-  if (__atomic_exchange_n(&entry->halt, 0, __ATOMIC_ACQ_REL)) {
-    entry->context = ucontext;
-    if (__atomic_compare_exchange_n(&entry->phase, &asked, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) == 1) {
-        sched_yield();
-      }
-    }
-  }
+  asgst_sampled_answer_halt(&entry->sampled, ucontext);
   errno = saved_errno;
 }
 
-static long now_nanos(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000L + t.tv_nsec;
-}
-
 static pid_t next_thread(int* next, Entry** found) {
-  int i;
-  for (i = 0; i < MAX_THREADS; i++) {
-    Entry* entry = &entries[(*next + i) % MAX_THREADS];
-    pid_t tid = __atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE);
-    if (tid > 0) {
-      *next = (*next + i + 1) % MAX_THREADS;
-      *found = entry;
-      return tid;
-    }
-  }
-  return 0;
-}
-
-static void pause_interval(void) {
-  struct timespec pause = { interval_micros / 1000000, (interval_micros % 1000000) * 1000 };
-  nanosleep(&pause, NULL);
+  return asgst_sampled_next(entries, sizeof(Entry), MAX_THREADS, next, (AsgstSampledThread**)found);
 }
 
 static void* signal_sampler(void* arg) {
@@ -396,10 +360,9 @@ static void* signal_sampler(void* arg) {
   while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
     Entry* entry;
     pid_t tid;
-    pause_interval();
+    asgst_sampled_pause(interval_micros);
     if ((tid = next_thread(&next, &entry)) != 0) {
-      __atomic_store_n(&entry->request, (step++ & 1) ? ENQUEUE : WALK, __ATOMIC_RELEASE);
-      syscall(SYS_tgkill, getpid(), tid, SIGNAL);
+      asgst_sampled_ask(&entry->sampled, tid, (step++ & 1) ? ENQUEUE : WALK, SIGNAL);
     }
   }
   return NULL;
@@ -412,38 +375,18 @@ static void* halting_sampler(void* arg) {
   while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
     Entry* entry;
     pid_t tid;
-    long deadline;
-    pause_interval();
-    if ((tid = next_thread(&next, &entry)) == 0) {
+    asgst_sampled_pause(interval_micros);
+    if ((tid = next_thread(&next, &entry)) == 0 ||
+        asgst_sampled_halt(&entry->sampled, tid, SIGNAL, HALT_TIMEOUT_NANOS) != 1) {
       continue;
     }
-    deadline = now_nanos() + HALT_TIMEOUT_NANOS;
-    __atomic_store_n(&entry->phase, 0, __ATOMIC_RELEASE);
-    __atomic_store_n(&entry->halt, 1, __ATOMIC_RELEASE);
-    if (syscall(SYS_tgkill, getpid(), tid, SIGNAL) != 0) {
-      __atomic_store_n(&entry->halt, 0, __ATOMIC_RELEASE);
-      continue;
+    walk.layer = THREAD_WALK;
+    walk.trace = entry->trace->ids;
+    walk.depth = entry->trace->depth;
+    if (ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, 0, walk_traced, &walk) < 0) {
+      add(&counters[THREAD_WALK][INCOMPLETE], 1);
     }
-    while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) != 1) {
-      int asked = 0;
-      if (now_nanos() > deadline &&
-          __atomic_compare_exchange_n(&entry->phase, &asked, 3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        break;
-      }
-      sched_yield();
-    }
-    if (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) != 1) {
-      continue;  /* given up */
-    }
-    if (__atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE) == tid) {
-      walk.layer = THREAD_WALK;
-      walk.trace = entry->trace->ids;
-      walk.depth = entry->trace->depth;
-      if (ASGST_RunWithIteratorOfThread(tid, entry->context, 0, walk_traced, &walk) < 0) {
-        add(&counters[THREAD_WALK][INCOMPLETE], 1);
-      }
-    }
-    __atomic_store_n(&entry->phase, 2, __ATOMIC_RELEASE);
+    asgst_sampled_release(&entry->sampled);
   }
   return NULL;
 }
@@ -571,7 +514,7 @@ static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
   if (queue != NULL) {
     ASGST_DeregisterQueue(queue);
   }
-  __atomic_store_n(&entry->tid, 0, __ATOMIC_RELEASE);
+  asgst_sampled_free(&entry->sampled);
 }
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {

@@ -49,6 +49,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSampling.h"
 
 #define MAX_THREADS 1024
 #define MAX_CODES 32
@@ -82,14 +83,10 @@ static volatile long unloaded_classes, unloaded_methods, unload_info_failures;
 
 enum Request { NONE, WALK, CALL_TRACE, ENQUEUE };
 
-/* A sampled thread. tid 0 marks a free slot. */
+/* A sampled thread. */
 typedef struct {
-  volatile pid_t tid;
+  AsgstSampledThread sampled;
   ASGST_Queue* volatile queue;
-  volatile int request;         /* what the signal sampler asks for */
-  volatile int halt;            /* 1 when the halting sampler asks the thread to halt */
-  volatile int phase;           /* halting: 0 asked, 1 halted, 2 released, 3 given up */
-  void* volatile context;
 } Entry;
 
 static Entry entries[MAX_THREADS];
@@ -261,12 +258,12 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   Entry* entry = own_entry;
-  int asked = 0, saved_errno = errno;
+  int saved_errno = errno;
   (void)signo; (void)siginfo;
   if (entry == NULL) {
     return;  /* not a sampled thread, or one that is ending */
   }
-  switch (__atomic_exchange_n(&entry->request, NONE, __ATOMIC_ACQ_REL)) {
+  switch (asgst_sampled_take_request(&entry->sampled)) {
     case WALK: {
       static volatile long walks;
       int options = (__atomic_fetch_add(&walks, 1, __ATOMIC_RELAXED) & 1) ? ASGST_INCLUDE_C_FRAMES : 0;
@@ -285,70 +282,30 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       break;
     }
   }
-  if (__atomic_exchange_n(&entry->halt, 0, __ATOMIC_ACQ_REL)) {
-    entry->context = ucontext;
-    if (__atomic_compare_exchange_n(&entry->phase, &asked, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) == 1) {
-        sched_yield();  /* halted while the sampler walks this thread */
-      }
-    }
-  }
+  asgst_sampled_answer_halt(&entry->sampled, ucontext);
   errno = saved_errno;
-}
-
-static long now_nanos(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1000000000L + t.tv_nsec;
 }
 
 /* Halts the thread of entry, walks it from here and lets it go. */
 static void walk_halted(Entry* entry, pid_t tid, int options) {
-  long deadline = now_nanos() + HALT_TIMEOUT_NANOS;
-  __atomic_store_n(&entry->phase, 0, __ATOMIC_RELEASE);
-  __atomic_store_n(&entry->halt, 1, __ATOMIC_RELEASE);
+  int halted;
   add(&halts, 1);
-  if (syscall(SYS_tgkill, getpid(), tid, SIGNAL) != 0) {
-    __atomic_store_n(&entry->halt, 0, __ATOMIC_RELEASE);
-    return;
+  halted = asgst_sampled_halt(&entry->sampled, tid, SIGNAL, HALT_TIMEOUT_NANOS);
+  if (halted < 0) {
+    add(&halts_given_up, 1);  /* no answer (blocked signal, busy handler) */
   }
-  while (__atomic_load_n(&entry->phase, __ATOMIC_ACQUIRE) != 1) {
-    int asked = 0;
-    if (now_nanos() > deadline &&
-        __atomic_compare_exchange_n(&entry->phase, &asked, 3, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-      add(&halts_given_up, 1);  /* no answer (blocked signal, busy handler): never wait forever */
-      return;
-    }
-    sched_yield();
-  }
-  if (__atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE) != tid) {
-    __atomic_store_n(&entry->phase, 2, __ATOMIC_RELEASE);  /* a thread that took the slot over */
+  if (halted <= 0) {
     return;
   }
   current_options = options;
-  count_start(&thread_stats, ASGST_RunWithIteratorOfThread(tid, entry->context, options, walk_frames,
+  count_start(&thread_stats, ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, options, walk_frames,
                                                           &thread_stats));
-  __atomic_store_n(&entry->phase, 2, __ATOMIC_RELEASE);
+  asgst_sampled_release(&entry->sampled);
 }
 
 /* The next sampled thread after *next, in turn; 0 if there is none. */
 static pid_t next_thread(int* next, Entry** found) {
-  int i;
-  for (i = 0; i < MAX_THREADS; i++) {
-    Entry* entry = &entries[(*next + i) % MAX_THREADS];
-    pid_t tid = __atomic_load_n(&entry->tid, __ATOMIC_ACQUIRE);
-    if (tid > 0) {  /* 0 free, -1 being filled in */
-      *next = (*next + i + 1) % MAX_THREADS;
-      *found = entry;
-      return tid;
-    }
-  }
-  return 0;
-}
-
-static void pause_interval(void) {
-  struct timespec pause = { interval_micros / 1000000, (interval_micros % 1000000) * 1000 };
-  nanosleep(&pause, NULL);
+  return asgst_sampled_next(entries, sizeof(Entry), MAX_THREADS, next, (AsgstSampledThread**)found);
 }
 
 /* Asks a thread every interval to walk itself or to enqueue. */
@@ -360,10 +317,9 @@ static void* signal_sampler(void* arg) {
   while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
     Entry* entry;
     pid_t tid;
-    pause_interval();
+    asgst_sampled_pause(interval_micros);
     if ((tid = next_thread(&next, &entry)) != 0) {
-      __atomic_store_n(&entry->request, requests[step++ % 6], __ATOMIC_RELEASE);
-      syscall(SYS_tgkill, getpid(), tid, SIGNAL);
+      asgst_sampled_ask(&entry->sampled, tid, requests[step++ % 6], SIGNAL);
     }
   }
   return NULL;
@@ -377,7 +333,7 @@ static void* halting_sampler(void* arg) {
   while (!__atomic_load_n(&stopping, __ATOMIC_ACQUIRE)) {
     Entry* entry;
     pid_t tid;
-    pause_interval();
+    asgst_sampled_pause(interval_micros);
     if ((tid = next_thread(&next, &entry)) != 0) {
       walk_halted(entry, tid, (step++ & 1) ? ASGST_INCLUDE_C_FRAMES : 0);
     }
@@ -386,20 +342,11 @@ static void* halting_sampler(void* arg) {
 }
 
 static void start_sampling_thread(JNIEnv* jni) {
-  int i;
-  pid_t tid = (pid_t)syscall(SYS_gettid);
-  for (i = 0; i < MAX_THREADS; i++) {
-    pid_t free_slot = 0;
-    Entry* entry = &entries[i];
-    if (__atomic_load_n(&entry->tid, __ATOMIC_RELAXED) == 0 &&
-        __atomic_compare_exchange_n(&entry->tid, &free_slot, -1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-      entry->request = NONE;
-      entry->halt = 0;
-      entry->queue = ASGST_RegisterQueue(jni, 64, 0, on_element, NULL);
-      own_entry = entry;
-      __atomic_store_n(&entry->tid, tid, __ATOMIC_RELEASE);
-      return;
-    }
+  Entry* entry = (Entry*)asgst_sampled_claim(entries, sizeof(Entry), MAX_THREADS);
+  if (entry != NULL) {
+    entry->queue = ASGST_RegisterQueue(jni, 64, 0, on_element, NULL);
+    own_entry = entry;
+    asgst_sampled_publish(&entry->sampled);
   }
 }
 
@@ -422,7 +369,7 @@ static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
   if (queue != NULL) {
     ASGST_DeregisterQueue(queue);
   }
-  __atomic_store_n(&entry->tid, 0, __ATOMIC_RELEASE);
+  asgst_sampled_free(&entry->sampled);
 }
 
 static void on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool redefined, void* arg) {
