@@ -633,11 +633,27 @@ void AsgstStackWalker::caller_of(const frame& f, AsgstRecordedFrame* recorded) c
   recorded->caller_fp = sender_sp == nullptr ? nullptr : (intptr_t*)SafeFetchN(sender_sp - frame::sender_sp_offset, 0);
 }
 
+// Whether two return addresses name the same call site. Deoptimizing the
+// caller patches its callee's return address to the caller's deoptimization
+// handler, which is no call site: then the same nmethod is all that is known.
+static bool same_return_pc(address a, address b) {
+  if (a == b) {
+    return true;
+  }
+  CodeBlob* cb = a == nullptr ? nullptr : CodeCache::find_blob(a);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  return nm != nullptr && nm->contains(b) && (nm->is_deopt_pc(a) || nm->is_deopt_pc(b));
+}
+
 // Whether caller is the frame that the recorded frame was to return to (or
-// one indistinguishable from it: the same call site at the same place).
+// one indistinguishable from it: the same call site at the same place). An
+// interpreted caller is known by its fp: its sp is wherever the frame that
+// is asked stands (an i2c adapter aligns it, for one).
 bool AsgstStackWalker::waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const {
-  return recorded.return_pc != nullptr && caller.pc() == recorded.return_pc && caller.sp() == recorded.caller_sp &&
-         (!caller.is_interpreted_frame() || caller.fp() == recorded.caller_fp);
+  if (recorded.return_pc == nullptr || !same_return_pc(caller.pc(), recorded.return_pc)) {
+    return false;
+  }
+  return caller.is_interpreted_frame() ? caller.fp() == recorded.caller_fp : caller.sp() == recorded.caller_sp;
 }
 
 // Prepares the scopes of nm at pc to be reported with the given registers.
@@ -670,6 +686,7 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
   intptr_t* recorded_fp = (intptr_t*)element.fp;
   address recorded_pc = (address)element.pc;
   bool interpreted = element.bcp != nullptr;
+  bool in_interpreter = interpreted || Interpreter::contains(recorded_pc);  // also native methods' entries
   // While the recorded frame is on the stack its code is alive. Without the
   // frame, the recorded pc counts only if it still lies in the very nmethod
   // it was recorded in (same compile id, not being unloaded).
@@ -694,9 +711,9 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
     // made a frame at the same address.
     AsgstRecordedFrame now;
     caller_of(f, &now);
-    bool same_return = now.return_pc == recorded.return_pc && now.caller_sp == recorded.caller_sp &&
+    bool same_return = same_return_pc(now.return_pc, recorded.return_pc) && now.caller_sp == recorded.caller_sp &&
                        now.caller_fp == recorded.caller_fp;
-    if ((interpreted || Interpreter::contains(recorded_pc)) && f.is_interpreted_frame() && f.fp() == recorded_fp &&
+    if (in_interpreter && f.is_interpreted_frame() && f.fp() == recorded_fp &&
         same_return) {
       // The recorded interpreted frame: its method at the recorded position.
       ASGST_Frame first;
@@ -722,7 +739,12 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
       }
       break;
     }
-    if (f.sp() >= recorded_sp || frames >= max_physical_frames) {
+    // Past the recorded frame: for a compiled frame, sp is fixed; an
+    // interpreted frame's sp moves with its expression stack (and was
+    // recorded wherever it stood), but its fp is fixed and its callers lie
+    // above it.
+    bool past_recorded = in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp;
+    if (past_recorded || frames >= max_physical_frames) {
       // The recorded frame returned before the poll. Its callers are known
       // only while its caller still waits where the recorded frame was to
       // return: then f is that caller (or the same call site called again).

@@ -152,6 +152,12 @@ public class AsgstOracle {
 
     // "layer walk ids | expected ids", both top first, with names.
     static String describe(String mismatch, TracingClassLoader loader) {
+        String detail = "";
+        int detailStart = mismatch.indexOf(" || ");
+        if (detailStart >= 0) {
+            detail = mismatch.substring(detailStart + 4).trim();
+            mismatch = mismatch.substring(0, detailStart);
+        }
         String[] halves = mismatch.split("\\|");
         String[] walk = halves[0].trim().split(" ");
         StringBuilder b = new StringBuilder("in layer " + LAYERS[Integer.parseInt(walk[0])] + ":\n    walk (top first):");
@@ -164,6 +170,9 @@ public class AsgstOracle {
             if (!id.isEmpty()) {
                 b.append("\n      ").append(name(Integer.parseInt(id), loader));
             }
+        }
+        if (!detail.isEmpty()) {
+            b.append("\n    walk's top frames (name/type/comp_level/bci): ").append(detail);
         }
         return b.toString();
     }

@@ -191,8 +191,10 @@ static Entry* register_thread(JNIEnv* env) {
   return entry;
 }
 
-/* Records a mismatch: the walk's traced ids (innermost first) and the trace stack. */
-static void record_mismatch(int layer, const int* walk, int walk_count, const int* trace, int depth) {
+/* Records a mismatch: the walk's traced ids (innermost first), the trace stack,
+   and what the walk said of its top frames, if known. */
+static void record_mismatch(int layer, const int* walk, int walk_count, const int* trace, int depth,
+                            const char* detail) {
   int i, index = __atomic_fetch_add(&mismatch_count, 1, __ATOMIC_RELAXED);
   size_t used = 0, size = sizeof(mismatch_text[0]);
   char* text;
@@ -208,6 +210,9 @@ static void record_mismatch(int layer, const int* walk, int walk_count, const in
   for (i = depth - 1; i >= 0 && used + 16 < size; i--) {
     used += (size_t)snprintf(text + used, size - used, " %d", trace[i]);
   }
+  if (detail != NULL && used < size) {
+    snprintf(text + used, size - used, " || %s", detail);
+  }
 }
 
 /*
@@ -216,7 +221,7 @@ static void record_mismatch(int layer, const int* walk, int walk_count, const in
  * may have one more frame on top.
  */
 static void compare(int layer, const int* walk, int walk_count, int top_scopes, const int* trace, int depth,
-                    int edge_allowed) {
+                    int edge_allowed, const char* detail) {
   int i, equal;
   if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
     add(&counters[layer][TOO_DEEP], 1);
@@ -259,7 +264,7 @@ static void compare(int layer, const int* walk, int walk_count, int top_scopes, 
     }
   }
   add(&counters[layer][MISMATCH], 1);
-  record_mismatch(layer, walk, walk_count, trace, depth);
+  record_mismatch(layer, walk, walk_count, trace, depth, detail);
 }
 
 typedef struct {
@@ -269,15 +274,40 @@ typedef struct {
   int ids[MAX_WALK];
   const int* trace;
   int depth;
+  char detail[1024];  /* the top frames as name/type/comp_level/bci, for mismatch reports */
 } Walk;
+
+#define DETAIL_FRAMES 16
+
+/* Appends one frame to the walk's detail text: name/type/comp_level/bci. */
+static void describe_frame(Walk* walk, size_t* used, const ASGST_Frame* frame) {
+  char name[32] = "-";
+  size_t size = sizeof(walk->detail);
+  if (frame->method != NULL) {
+    ASGST_MethodInfo info;
+    memset(&info, 0, sizeof(info));
+    info.method_name = name;
+    info.method_name_length = (jint)sizeof(name);
+    ASGST_GetMethodInfo(frame->method, &info);
+  }
+  if (*used + 64 < size) {
+    *used += (size_t)snprintf(walk->detail + *used, size - *used, "%s/%d/%d/%d ", name, frame->type,
+                              frame->comp_level, frame->bci);
+  }
+}
 
 /* Iterator handler: the traced frames of a walk, then the comparison. */
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
-  int in_top_frame = 1, top_compiled = 0, top_scopes = 0;
+  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, frames = 0;
+  size_t used = 0;
   walk->count = 0;
+  walk->detail[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (frames++ < DETAIL_FRAMES) {
+      describe_frame(walk, &used, &frame);
+    }
     int id = frame.method == NULL ? -1 : id_of(frame.method);
     if (id >= 0 && walk->count < MAX_WALK) {
       walk->ids[walk->count++] = id;
@@ -293,7 +323,8 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
-  compare(walk->layer, walk->ids, walk->count, top_compiled ? top_scopes : 0, walk->trace, walk->depth, 1);
+  compare(walk->layer, walk->ids, walk->count, top_compiled ? top_scopes : 0, walk->trace, walk->depth, 1,
+          walk->detail);
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
@@ -428,7 +459,7 @@ static void check_synchronously(void) {
     }
   }
   if (count < MAX_WALK) {
-    compare(JVMTI, ids, traced, 0, own_trace.ids, own_trace.depth, 0);
+    compare(JVMTI, ids, traced, 0, own_trace.ids, own_trace.depth, 0, NULL);
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }
@@ -468,7 +499,7 @@ static void check_synchronously(void) {
       jvmti_ids[i] = jvmti_ids[m - 1 - i];
       jvmti_ids[m - 1 - i] = t;
     }
-    record_mismatch(SAFEPOINT, asgst_ids, n, jvmti_ids, m);
+    record_mismatch(SAFEPOINT, asgst_ids, n, jvmti_ids, m, NULL);
   }
 }
 

@@ -22,6 +22,12 @@
  * @summary The safepoint queue loses nothing it accepted while the sampled
  *          threads allocate hard (frequent collections), their compiled code is
  *          deoptimized over and over, and classes are loaded and unloaded.
+ *          Almost every element is walked at the thread's next poll, while its
+ *          frame is still there: an element whose arming of the poll was lost
+ *          (overwritten when the thread disarmed its poll after a safepoint)
+ *          waited for a later poll and ended with ASGST_BROKEN_FRAME after
+ *          its frame had returned (1-2% of the walks under ZGC). What remains
+ *          is a signal after an interpreted method's return poll.
  * @requires os.family == "linux"
  * @library /test/lib
  * @build jdk.test.whitebox.WhiteBox

@@ -39,18 +39,48 @@ static volatile int errors_by_code[32];  /* failed walks by -ASGST_State */
 static __thread ASGST_Queue* thread_queue;
 static __thread timer_t thread_timer;
 
+/* The frames of the first failed walks, as name/type/comp_level/bci, for the report. */
+#define FAILED_WALKS_SHOWN 4
+#define FRAMES_SHOWN 8
+static char failed_walks[FAILED_WALKS_SHOWN][512];
+static volatile int failed_walks_shown;
+
+static void describe_frame(char* text, size_t size, size_t* used, const ASGST_Frame* frame) {
+  char name[48] = "-";
+  if (frame->method != NULL) {
+    ASGST_MethodInfo info;
+    memset(&info, 0, sizeof(info));
+    info.method_name = name;
+    info.method_name_length = (jint)sizeof(name);
+    ASGST_GetMethodInfo(frame->method, &info);
+  }
+  if (*used + 80 < size) {
+    *used += (size_t)snprintf(text + *used, size - *used, "%s/%d/%d/%d ", name, frame->type, frame->comp_level,
+                              frame->bci);
+  }
+}
+
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
   int frames = 0;
+  char walk[512];
+  size_t used = 0;
   (void)queue_arg; (void)element_arg;
+  walk[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    frames++;
+    if (frames++ < FRAMES_SHOWN) {
+      describe_frame(walk, sizeof(walk), &used, &frame);
+    }
   }
   __atomic_fetch_add(&processed, 1, __ATOMIC_RELAXED);
   if (ASGST_State(iterator) == ASGST_NO_FRAME && frames > 0) {
     __atomic_fetch_add(&walked_fully, 1, __ATOMIC_RELAXED);
   } else {
     int code = -ASGST_State(iterator);
+    int shown = __atomic_fetch_add(&failed_walks_shown, 1, __ATOMIC_RELAXED);
+    if (shown < FAILED_WALKS_SHOWN) {
+      snprintf(failed_walks[shown], sizeof(failed_walks[shown]), "%d after %d frames: %s", -code, frames, walk);
+    }
     __atomic_fetch_add(&walk_errors, 1, __ATOMIC_RELAXED);
     if (code >= 0 && code < 32) {
       __atomic_fetch_add(&errors_by_code[code], 1, __ATOMIC_RELAXED);
@@ -97,9 +127,9 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueStress_counts(JNIEnv* env, jclass cls
   return array;
 }
 
-/* Failed walks as "code:count ..." */
+/* Failed walks as "code:count ...", then the first failed walks frame by frame. */
 JNIEXPORT jstring JNICALL Java_AsgstQueueStress_errors(JNIEnv* env, jclass cls) {
-  char text[256];
+  char text[256 + FAILED_WALKS_SHOWN * 520];
   size_t used = 0;
   int i;
   (void)cls;
@@ -108,6 +138,9 @@ JNIEXPORT jstring JNICALL Java_AsgstQueueStress_errors(JNIEnv* env, jclass cls) 
     if (errors_by_code[i] > 0 && used + 16 < sizeof(text)) {
       used += (size_t)snprintf(text + used, sizeof(text) - used, "%d:%d ", -i, errors_by_code[i]);
     }
+  }
+  for (i = 0; i < failed_walks_shown && i < FAILED_WALKS_SHOWN; i++) {
+    used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  %s", failed_walks[i]);
   }
   return (*env)->NewStringUTF(env, text);
 }
