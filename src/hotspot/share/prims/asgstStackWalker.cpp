@@ -114,6 +114,17 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
   switch (thread->thread_state()) {
     case _thread_in_Java:
     case _thread_in_Java_trans: {
+      if (thread->has_last_Java_frame() && (context.pc == nullptr || !is_generated_code(context.pc))) {
+        // C code called into the VM from generated code, before or after its
+        // state transition. While it builds or tears down its frame, the frame
+        // pointer still names its caller's frame, and the chain would skip
+        // that frame: the anchor that the call set is exact.
+        int result = start_at_anchor(thread, context, context_usable);
+        if (result != 1) {
+          return result;
+        }
+        break;
+      }
       // In Java code (or a stub or leaf C function it called): only the context knows the top.
       frame top;
       int result = java_top_from_context(thread, context, &top);
@@ -141,24 +152,9 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
       if (!unsafe_allowed && thread->thread_state() >= _thread_max_state) {
         return ASGST_UNSAFE_STATE;  // a state that this walker does not know
       }
-      // Out of Java code: the last Java frame anchor tells where Java frames begin.
-      JavaFrameAnchor* anchor = thread->frame_anchor();
-      frame top;
-      if (!thread->has_last_Java_frame() ||
-          !java_frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(),
-                                  anchor->last_Java_pc(), &top)) {
-        // No Java frames: a thread attached from C, or one that has not called Java yet.
-        if (includes_native_frames() && context_usable && !is_generated_code(context.pc)) {
-          begin_native(context, nullptr, frame());
-          return ASGST_CPP_TRACE;
-        }
-        return ASGST_NO_TOP_JAVA_FRAME;
-      }
-      if (includes_native_frames() && context_usable && !is_generated_code(context.pc) &&
-          context.sp < top.sp()) {
-        begin_native(context, top.sp(), top, true);
-      } else {
-        begin_java(top, false, true);
+      int result = start_at_anchor(thread, context, context_usable);
+      if (result != 1) {
+        return result;
       }
       break;
     }
@@ -167,6 +163,28 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
   bool deoptimizing = first_java.cb() != nullptr &&
                       first_java.cb() == (CodeBlob*)SharedRuntime::deopt_blob();
   return deoptimizing ? ASGST_DEOPT_TRACE : ASGST_JAVA_TRACE;
+}
+
+// Out of Java code (or in C code that generated code called into the VM):
+// the last Java frame anchor tells where Java frames begin. 1 if it does.
+int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable) {
+  JavaFrameAnchor* anchor = thread->frame_anchor();
+  frame top;
+  if (!thread->has_last_Java_frame() ||
+      !java_frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(), anchor->last_Java_pc(), &top)) {
+    // No Java frames: a thread attached from C, or one that has not called Java yet.
+    if (includes_native_frames() && context_usable && !is_generated_code(context.pc)) {
+      begin_native(context, nullptr, frame());
+      return ASGST_CPP_TRACE;
+    }
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (includes_native_frames() && context_usable && !is_generated_code(context.pc) && context.sp < top.sp()) {
+    begin_native(context, top.sp(), top, true);
+  } else {
+    begin_java(top, false, true);
+  }
+  return 1;
 }
 
 // The topmost frame of generated code, for a thread in Java. A C function

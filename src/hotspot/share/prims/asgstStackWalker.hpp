@@ -145,6 +145,7 @@ class AsgstStackWalker {
 
   int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);
   int start_non_java_thread(const AsgstNativeFrame& context);
+  int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;

@@ -39,7 +39,10 @@
  * frame from the debug information of the next call or poll after the pc, an
  * approximation that the VM has no better information for: walks that differ
  * from the trace stack only there count as "top scopes", apart from other
- * mismatches.
+ * mismatches; so do walks whose whole top compiled frame is at the edge (its
+ * method has called exit but not returned, and the debug information after
+ * the pc names inlined scopes of a later call, such as a cold path placed
+ * after the method's return).
  * A method maps to its id at its first enter (JVMTI GetFrameLocation of the
  * caller), so walks identify traced frames by ASGST_Method alone.
  */
@@ -257,6 +260,14 @@ static void compare(int layer, const int* walk, int walk_count, int top_scopes, 
     equal = rest >= 0 && depth >= rest + 1 && trace[rest] == walk[top_scopes - 1];
     for (i = 0; equal && i < rest; i++) {
       equal = walk[top_scopes + i] == trace[rest - 1 - i];
+    }
+    if (!equal && edge_allowed && rest == depth) {
+      /* At the edge as well: the whole top frame is a method between its exit
+         and its return, whose scopes came from the next debug information. */
+      equal = 1;
+      for (i = 0; equal && i < rest; i++) {
+        equal = walk[top_scopes + i] == trace[rest - 1 - i];
+      }
     }
     if (equal) {
       add(&counters[layer][TOP_SCOPES], 1);
