@@ -2,7 +2,8 @@
 #
 #   make images            the JDK image (configures first when needed)
 #   make hotspot           libjvm only, fastest while iterating on the VM
-#   make test              all ASGST jtreg tests and gtests (the fast tier)
+#   make test              all ASGST jtreg tests and gtests (the fast tier), then the
+#                          sample profiler's check (make/asgst/check-demo.sh)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
 #   make test-stress       the long tier: fuzzing for DURATION seconds per run, and the
 #                          stress matrix with DURATION seconds per cell (default 10);
@@ -27,6 +28,10 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 # The ASGST fast tier: the jtreg group and every gtest whose suite starts with asgst.
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
+# The fast tier also checks the sample profiler; its counts join the tests'.
+ifeq ($(TEST),$(ASGST_TESTS))
+  TEST_CHECKS := $(ASGST_DIR)/check-demo.sh
+endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace
 
@@ -43,7 +48,7 @@ images hotspot test-image: prepare
 	$(UPSTREAM_MAKE) $@
 
 test: prepare
-	@$(ASGST_DIR)/run-tests.sh "$(TEST)"
+	@ASGST_CHECKS="$(TEST_CHECKS)" $(ASGST_DIR)/run-tests.sh "$(TEST)"
 
 # The long tier: the fuzzing tests run for DURATION seconds each instead of a
 # few, and the stress tests run their whole matrix (collectors x compilation

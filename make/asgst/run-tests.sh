@@ -3,6 +3,8 @@
 # and the test image up to date), then prints one line: "N passed, N failed".
 # Failed counts jtreg failures and errors, gtest failures, skipped tests, and test
 # selections that ran nothing. Exits non-zero unless everything passed.
+# ASGST_CHECKS names further check scripts of this repository, run after the
+# tests, that end with their own "N passed, N failed" (make test: check-demo.sh).
 # Usage: run-tests.sh "TEST..."
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -39,5 +41,17 @@ if [ "$empty" -gt 0 ]; then
   echo "asgst: $empty test selection(s) ran no test at all; counted as failed"
   failed=$((failed + empty))
 fi
+for check in ${ASGST_CHECKS:-}; do
+  log=$(mktemp)
+  "$ASGST_REPO/$check" | tee "$log" | grep --line-buffered -vE '^[0-9]+ passed, [0-9]+ failed$'
+  check_status=${PIPESTATUS[0]}
+  read -r check_passed check_failed <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -1)"
+  rm -f "$log"
+  if [ -z "$check_passed" ] || { [ "$check_status" != 0 ] && [ "$check_failed" = 0 ]; }; then
+    echo "asgst: $check failed without reporting a failed check (exit $check_status); counted as failed"
+    check_passed=${check_passed:-0} check_failed=1
+  fi
+  passed=$((passed + check_passed)) failed=$((failed + check_failed))
+done
 echo "$passed passed, $failed failed"
 [ "$status" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -31,6 +31,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
 
 import javax.xml.transform.Templates;
 import javax.xml.transform.TransformerFactory;
@@ -47,6 +48,7 @@ import javax.xml.transform.stream.StreamSource;
  * Usage: StressWorkloads NAME SECONDS THREADS platform|virtual
  * Runs the workload on THREADS threads until SECONDS have passed (every thread
  * finishes the iteration it is in) and prints the iterations done.
+ * runRounds does a fixed number of iterations instead (bench/overhead/RealWork.java).
  */
 public class StressWorkloads {
     /** The jars each workload needs, in /usr/share/java. */
@@ -100,6 +102,21 @@ public class StressWorkloads {
     /** Runs workload for nanos on threads threads; returns the iterations done. */
     public static long run(String workload, long nanos, int threads, boolean virtual) throws Exception {
         long deadline = System.nanoTime() + nanos;
+        return run(workload, threads, virtual, true, round -> System.nanoTime() < deadline);
+    }
+
+    /**
+     * Runs rounds iterations of workload on each of threads threads; returns the
+     * iterations done. No collection every second: every run does the same work,
+     * however long it takes (the overhead benchmark).
+     */
+    public static long runRounds(String workload, int rounds, int threads, boolean virtual) throws Exception {
+        return run(workload, threads, virtual, false, round -> round < rounds);
+    }
+
+    /** Runs workload on threads threads while more accepts the next round's number. */
+    static long run(String workload, int threads, boolean virtual, boolean collect, IntPredicate more)
+            throws Exception {
         AtomicLong iterations = new AtomicLong();
         List<Throwable> failures = new ArrayList<>();
         List<Thread> started = new ArrayList<>();
@@ -114,7 +131,7 @@ public class StressWorkloads {
                         iteration.run(round++);
                         iterations.incrementAndGet();
                     }
-                    while (System.nanoTime() < deadline) {
+                    while (more.test(round)) {
                         iteration.run(round++);
                         iterations.incrementAndGet();
                     }
@@ -128,7 +145,7 @@ public class StressWorkloads {
             started.add(builder.name(workload + "-" + i).start(body));
         }
         // A collection every second, so that classes the workloads generated are unloaded.
-        Thread collector = Thread.ofPlatform().daemon().name("collector").start(() -> {
+        Thread collector = collect ? Thread.ofPlatform().daemon().name("collector").start(() -> {
             try {
                 while (true) {
                     Thread.sleep(1000);
@@ -137,11 +154,13 @@ public class StressWorkloads {
             } catch (InterruptedException e) {
                 // done
             }
-        });
+        }) : null;
         for (Thread t : started) {
             t.join();
         }
-        collector.interrupt();
+        if (collector != null) {
+            collector.interrupt();
+        }
         if (!failures.isEmpty()) {
             throw new RuntimeException(workload + " failed", failures.get(0));
         }
