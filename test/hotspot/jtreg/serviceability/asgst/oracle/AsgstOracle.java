@@ -32,6 +32,9 @@
 
 /*
  * @test id=synthetic-int
+ * @comment Interpreted exception unwinding calls into the VM often: a walk
+ *          in such a call's prologue or epilogue must start at the anchor
+ *          (doc/testing.md, class 3).
  * @requires os.family == "linux"
  * @library ../stress
  * @build OracleWorkload StressWorkloads
@@ -40,15 +43,13 @@
 
 /*
  * @test id=synthetic-comp
- * @comment With every method compiled, 0.03-0.11% of the asynchronous walks
- *          show two more recursive frames on top than the trace stack, in
- *          every asynchronous layer: an open mismatch class (doc/testing.md),
- *          bounded at 0.5% here until it is explained.
+ * @comment Every method compiled: a top compiled frame between its exit call
+ *          and its return, named from a cold path's debug information, is
+ *          at the edge and counted as top scopes (doc/testing.md, class 4).
  * @requires os.family == "linux"
  * @library ../stress
  * @build OracleWorkload StressWorkloads
- * @run main/othervm/native -Xcomp -XX:-BackgroundCompilation -Dasgst.oracle.maxAsyncMismatch=0.005
- *      AsgstOracle synthetic
+ * @run main/othervm/native -Xcomp -XX:-BackgroundCompilation AsgstOracle synthetic
  */
 
 /*
@@ -81,10 +82,13 @@ public class AsgstOracle {
 
     // Bounds from measurement (doc/testing.md). The synchronous layers must be
     // exact. AsyncGetCallTrace measured this way showed 0.003% wrong traces,
-    // the goal for the asynchronous layers; two open mismatch classes (about
-    // one walk in 4,000 in some runs, doc/testing.md) keep the bound at 0.1%.
+    // the goal for the asynchronous layers; 15 runs of all five ids showed 2
+    // mismatches in 164,649 asynchronous walks (0.0012%), at most 1 per layer
+    // and run. A layer of a run fails above the goal's share or above 2
+    // mismatches, whichever allows more: a run has only a few thousand walks.
     static final double MAX_ASYNC_MISMATCH_SHARE =
-        Double.parseDouble(System.getProperty("asgst.oracle.maxAsyncMismatch", "0.001"));
+        Double.parseDouble(System.getProperty("asgst.oracle.maxAsyncMismatch", "0.00003"));
+    static final long MAX_ASYNC_MISMATCHES_PER_RUN = 2;
     // Walks interrupted in compiled code that differ only in the inlined scopes
     // of the top frame (named from the next call or poll after the pc).
     static final double MAX_TOP_SCOPES_SHARE = 0.005;
@@ -131,7 +135,8 @@ public class AsgstOracle {
             if (nonEmpty < MIN_COMPARED) {
                 failures.add(LAYERS[layer] + ": only " + nonEmpty + " non-empty comparisons");
             }
-            if (synchronous ? mismatch > 0 : share > MAX_ASYNC_MISMATCH_SHARE) {
+            boolean overBound = mismatch > MAX_ASYNC_MISMATCHES_PER_RUN && share > MAX_ASYNC_MISMATCH_SHARE;
+            if (synchronous ? mismatch > 0 : overBound) {
                 failures.add(String.format("%s: %d mismatches (%.4f%%)", LAYERS[layer], mismatch, share * 100));
             }
             if (synchronous && c[layer * COUNTERS + AT_EDGE] + topScopes != 0) {
