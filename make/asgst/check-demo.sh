@@ -81,6 +81,8 @@ check() {  # name options file extra
 }
 
 rm -rf "$out/runs" "$out/classes"
+# A fresh build each time: a CMake cache made from another checkout refuses this one.
+rm -rf "$out/build"
 mkdir -p "$out/runs"
 if [ ! -f "$image/include/profile.h" ]; then
   report "build" "no JDK image with include/profile.h at $image"

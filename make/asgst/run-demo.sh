@@ -9,6 +9,8 @@ load_config
 image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
 out="$ASGST_WORKSPACE/demo"
 seconds="${DEMO_SECONDS:-3}"
+# A fresh build each time: a CMake cache made from another checkout refuses this one.
+rm -rf "$out/build"
 mkdir -p "$out/classes"
 [ -f "$image/include/profile.h" ] || die "no JDK image with include/profile.h: run make images first"
 "$ASGST_REPO/make/asgst/in-env" bash -c "
