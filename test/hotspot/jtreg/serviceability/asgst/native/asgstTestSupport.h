@@ -26,6 +26,7 @@
 #define ASGST_TEST_SUPPORT_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -71,6 +72,23 @@ static int asgst_test_method_is(ASGST_Method method, const char* name) {
   info.method_name_length = sizeof(buffer);
   ASGST_GetMethodInfo(method, &info);
   return info.method_name != NULL && strcmp(buffer, name) == 0;
+}
+
+/* Appends "name/type/comp_level/bci " of frame to text (size bytes, used so far)
+   while it fits, for reports of failed or mismatching walks. */
+static void asgst_test_describe_frame(char* text, size_t size, size_t* used, const ASGST_Frame* frame) {
+  char name[48] = "-";
+  if (frame->method != NULL) {
+    ASGST_MethodInfo info;
+    memset(&info, 0, sizeof(info));
+    info.method_name = name;
+    info.method_name_length = (jint)sizeof(name);
+    ASGST_GetMethodInfo(frame->method, &info);
+  }
+  if (*used + 80 < size) {
+    *used += (size_t)snprintf(text + *used, size - *used, "%s/%d/%d/%d ", name, frame->type, frame->comp_level,
+                              frame->bci);
+  }
 }
 
 #endif /* ASGST_TEST_SUPPORT_H */

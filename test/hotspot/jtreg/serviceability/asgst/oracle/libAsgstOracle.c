@@ -63,6 +63,7 @@
 #include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSampling.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_DEPTH 1024           /* deeper trace stacks are not compared */
 #define MAX_WALK 1200
@@ -290,22 +291,6 @@ typedef struct {
 
 #define DETAIL_FRAMES 16
 
-/* Appends one frame to the walk's detail text: name/type/comp_level/bci. */
-static void describe_frame(Walk* walk, size_t* used, const ASGST_Frame* frame) {
-  char name[32] = "-";
-  size_t size = sizeof(walk->detail);
-  if (frame->method != NULL) {
-    ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = (jint)sizeof(name);
-    ASGST_GetMethodInfo(frame->method, &info);
-  }
-  if (*used + 64 < size) {
-    *used += (size_t)snprintf(walk->detail + *used, size - *used, "%s/%d/%d/%d ", name, frame->type,
-                              frame->comp_level, frame->bci);
-  }
-}
 
 /* Iterator handler: the traced frames of a walk, then the comparison. */
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
@@ -317,7 +302,7 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   walk->detail[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     if (frames++ < DETAIL_FRAMES) {
-      describe_frame(walk, &used, &frame);
+      asgst_test_describe_frame(walk->detail, sizeof(walk->detail), &used, &frame);
     }
     int id = frame.method == NULL ? -1 : id_of(frame.method);
     if (id >= 0 && walk->count < MAX_WALK) {

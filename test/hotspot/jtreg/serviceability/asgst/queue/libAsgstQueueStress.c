@@ -45,20 +45,6 @@ static __thread timer_t thread_timer;
 static char failed_walks[FAILED_WALKS_SHOWN][512];
 static volatile int failed_walks_shown;
 
-static void describe_frame(char* text, size_t size, size_t* used, const ASGST_Frame* frame) {
-  char name[48] = "-";
-  if (frame->method != NULL) {
-    ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = (jint)sizeof(name);
-    ASGST_GetMethodInfo(frame->method, &info);
-  }
-  if (*used + 80 < size) {
-    *used += (size_t)snprintf(text + *used, size - *used, "%s/%d/%d/%d ", name, frame->type, frame->comp_level,
-                              frame->bci);
-  }
-}
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
@@ -69,7 +55,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   walk[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     if (frames++ < FRAMES_SHOWN) {
-      describe_frame(walk, sizeof(walk), &used, &frame);
+      asgst_test_describe_frame(walk, sizeof(walk), &used, &frame);
     }
   }
   __atomic_fetch_add(&processed, 1, __ATOMIC_RELAXED);
