@@ -199,7 +199,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   AsgstNativeFrame f = context;
   for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    if (leaf_frames == 16 || !native_caller(f, &caller)) {
+    bool found = leaf_frames == 0 ? called_from_generated_code(f, &caller) || native_caller(f, &caller)
+                                  : native_caller(f, &caller);
+    if (leaf_frames == 16 || !found) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     f = caller;
@@ -215,6 +217,49 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   *top = candidate;
   return 1;
+}
+
+#if defined(AMD64)
+// Whether the instruction before pc is a call: a direct call, or an indirect
+// call through a register (the forms HotSpot's assemblers emit for calls of C
+// functions). Both pc and the bytes before it lie in the committed code cache.
+static bool follows_call(address pc) {
+  if (!is_generated_code(pc - 5)) {
+    return false;
+  }
+  bool direct = pc[-5] == 0xE8;                                 // call rel32
+  bool through_register = pc[-2] == 0xFF && (pc[-1] & 0xF8) == 0xD0;  // call reg
+  return direct || through_register;
+}
+#endif
+
+// The generated code that called the C function of frame f, while that
+// function has not linked its frame yet (at its first instructions) or has
+// unlinked it (at its return): the frame pointer register still holds the
+// caller's value then, which compiled code uses freely and which in an
+// interpreted caller names the caller itself, so the frame pointer chain
+// would skip frames. The return address is at sp, or just above a frame
+// pointer that was pushed a moment ago.
+bool AsgstStackWalker::called_from_generated_code(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
+#if defined(AMD64)
+  for (int slot = 0; slot < 2; slot++) {
+    intptr_t* at = f.sp + slot;
+    if (!_thread->is_in_full_stack((address)at) || !_thread->is_in_full_stack((address)(at + 1) - 1)) {
+      return false;
+    }
+    if (slot == 1 && (intptr_t*)SafeFetchN(f.sp, 0) != f.fp) {
+      return false;  // not a frame pointer just pushed
+    }
+    address pc = (address)SafeFetchN(at, 0);
+    if (is_generated_code(pc) && follows_call(pc)) {
+      caller->pc = pc;
+      caller->sp = at + 1;
+      caller->fp = f.fp;
+      return true;
+    }
+  }
+#endif
+  return false;
 }
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.

@@ -148,6 +148,7 @@ class AsgstStackWalker {
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
+  bool called_from_generated_code(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,
                     bool resume_at_anchor = false);

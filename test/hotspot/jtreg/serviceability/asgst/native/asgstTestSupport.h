@@ -36,10 +36,12 @@
 
 /*
  * Installs handler for SIGPROF and starts a timer that sends SIGPROF to the
- * calling thread every interval_micros of its CPU time. Returns 0, or -1.
+ * calling thread every interval_micros of clock (CLOCK_THREAD_CPUTIME_ID: its
+ * CPU time, which the kernel checks only at scheduler ticks; CLOCK_MONOTONIC:
+ * wall-clock time). Returns 0, or -1.
  */
-static int asgst_test_start_cpu_sampling(void (*handler)(int, siginfo_t*, void*), long interval_micros,
-                                         timer_t* timer) {
+static int asgst_test_start_sampling(void (*handler)(int, siginfo_t*, void*), clockid_t clock,
+                                     long interval_micros, timer_t* timer) {
   struct sigaction action;
   struct sigevent event;
   struct itimerspec spec;
@@ -56,11 +58,17 @@ static int asgst_test_start_cpu_sampling(void (*handler)(int, siginfo_t*, void*)
   spec.it_interval.tv_nsec = (interval_micros % 1000000) * 1000;
   spec.it_value = spec.it_interval;
   if (sigaction(SIGPROF, &action, NULL) != 0 ||
-      timer_create(CLOCK_THREAD_CPUTIME_ID, &event, timer) != 0 ||
+      timer_create(clock, &event, timer) != 0 ||
       timer_settime(*timer, 0, &spec, NULL) != 0) {
     return -1;
   }
   return 0;
+}
+
+/* The same for the calling thread's CPU time. */
+static int asgst_test_start_cpu_sampling(void (*handler)(int, siginfo_t*, void*), long interval_micros,
+                                         timer_t* timer) {
+  return asgst_test_start_sampling(handler, CLOCK_THREAD_CPUTIME_ID, interval_micros, timer);
 }
 
 /* Whether method is named name. Signal safe. */

@@ -224,8 +224,8 @@ static void record_mismatch(int layer, const int* walk, int walk_count, const in
  * (outermost first) and counts the outcome for layer. edge_allowed: the walk
  * may have one more frame on top.
  */
-static void compare(int layer, const int* walk, int walk_count, int top_scopes, const int* trace, int depth,
-                    int edge_allowed, const char* detail) {
+static void compare(int layer, const int* walk, int walk_count, int top_compiled, int top_scopes, int top_outer_traced,
+                    const int* trace, int depth, int edge_allowed, const char* detail) {
   int i, equal;
   if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
     add(&counters[layer][TOO_DEEP], 1);
@@ -254,11 +254,16 @@ static void compare(int layer, const int* walk, int walk_count, int top_scopes, 
       return;
     }
   }
-  if (top_scopes > 0) {
+  if (top_compiled) {
     /* Below the top compiled frame's scopes the walk must equal the trace stack,
-       and the top frame's own method (its outermost scope) must come next. */
+       and the top frame's own method (its outermost scope) must come next. If
+       that method is not traced (generated script classes), the traced frames
+       above the rest may all be its inlined scopes; the walk must then show
+       at least one traced inlined scope (the evidence that its scopes came
+       from a record of inlined code). */
     int rest = walk_count - top_scopes;
-    equal = rest >= 0 && depth >= rest + 1 && trace[rest] == walk[top_scopes - 1];
+    equal = rest >= 0 && (top_outer_traced ? depth >= rest + 1 && trace[rest] == walk[top_scopes - 1]
+                                           : depth >= rest && top_scopes > 0);
     for (i = 0; equal && i < rest; i++) {
       equal = walk[top_scopes + i] == trace[rest - 1 - i];
     }
@@ -296,7 +301,7 @@ typedef struct {
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
-  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, frames = 0;
+  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0;
   size_t used = 0;
   walk->count = 0;
   walk->detail[0] = '\0';
@@ -313,13 +318,14 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
       top_compiled = frame.comp_level > 0;
       top_scopes = walk->count;
       in_top_frame = frame.type == ASGST_FRAME_JAVA_INLINED;
+      top_outer_traced = id >= 0;
     }
   }
   if (ASGST_State(iterator) != ASGST_NO_FRAME) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
-  compare(walk->layer, walk->ids, walk->count, top_compiled ? top_scopes : 0, walk->trace, walk->depth, 1,
+  compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
           walk->detail);
 }
 
@@ -455,7 +461,7 @@ static void check_synchronously(void) {
     }
   }
   if (count < MAX_WALK) {
-    compare(JVMTI, ids, traced, 0, own_trace.ids, own_trace.depth, 0, NULL);
+    compare(JVMTI, ids, traced, 0, 0, 0, own_trace.ids, own_trace.depth, 0, NULL);
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }

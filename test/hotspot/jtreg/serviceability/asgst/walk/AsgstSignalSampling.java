@@ -45,28 +45,58 @@
  * @requires os.family == "linux"
  * @run main/othervm/native AsgstSignalSampling c-frames
  */
+
+/*
+ * @test id=leaf-calls
+ * @summary Walks of a thread that stores young objects into an old array, so
+ *          that G1's post-write barrier often calls C without a state change,
+ *          sampled every 0.1 ms of wall-clock time: every walk that finds a
+ *          Java frame begins at the storing method (or a native method it
+ *          calls), also when the signal lands in the C function's first or
+ *          last instructions (doc/testing.md, class 6).
+ * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1
+ * @run main/othervm/native -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
+ */
+
+/*
+ * @test id=leaf-calls-interpreted
+ * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1
+ * @run main/othervm/native -Xint -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
+ */
+
+/*
+ * @test id=leaf-calls-c2
+ * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1 & vm.compiler2.enabled
+ * @run main/othervm/native -XX:-TieredCompilation -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
+ */
 public class AsgstSignalSampling {
     static {
         System.loadLibrary("AsgstSignalSampling");
     }
 
-    // Samples the calling thread's CPU time every intervalMicros with SIGPROF.
-    private static native void startSampling(int intervalMicros, int options);
+    // Samples the calling thread every intervalMicros of its CPU time (or of
+    // wall-clock time) with SIGPROF.
+    private static native void startSampling(int intervalMicros, int options, boolean wallClock);
     // Stops sampling; returns {samples, complete Java walks, samples whose top
-    // Java frame is hot(), the most frequent error or 0, complete walks whose
-    // last frame is a C frame}.
-    private static native int[] stopSampling();
+    // Java frame is the static method hotName, the most frequent error or 0,
+    // complete walks whose last frame is a C frame, walks with a Java frame}.
+    private static native int[] stopSampling(String hotName, String hotSignature);
 
     static volatile long sink;
 
     public static void main(String[] args) {
-        boolean cFrames = args.length > 0 && args[0].equals("c-frames");
-        startSampling(1000, cFrames ? 1 /* ASGST_INCLUDE_NON_JAVA_FRAMES */ : 0);
+        String mode = args.length > 0 ? args[0] : "";
+        if (mode.equals("leaf-calls")) {
+            leafCalls();
+            return;
+        }
+        boolean cFrames = mode.equals("c-frames");
+        startSampling(1000, cFrames ? 1 /* ASGST_INCLUDE_NON_JAVA_FRAMES */ : 0, false);
         long end = System.nanoTime() + 3_000_000_000L;
         while (System.nanoTime() < end) {
             sink += hot(sink);
         }
-        int[] result = stopSampling();
+        int[] result = stopSampling("hot", "(J)J");
         int samples = result[0], complete = result[1], topIsHot = result[2];
         System.out.printf("%d samples, %d complete Java walks (%.2f%%), top frame hot() in %d (%.1f%%), most frequent error %d%n",
                           samples, complete, 100.0 * complete / samples,
@@ -89,6 +119,37 @@ public class AsgstSignalSampling {
             r = r * 31 + (i ^ (r >>> 7));
         }
         return r;
+    }
+
+    // More than half a G1 region: a humongous array, in an old region from the start.
+    static final Object[] OLD = new Object[1 << 21];
+
+    static void leafCalls() {
+        int[] result = storeIntoOld(3_000_000_000L);
+        int samples = result[0], topIsHot = result[2], withJava = result[5], topIsNative = result[6];
+        int elsewhere = withJava - topIsHot - topIsNative;
+        System.out.printf("%d samples, %d with a Java frame: top frame storeIntoOld() in %d, a native method in %d, " +
+                          "elsewhere in %d; most frequent error %d%n",
+                          samples, withJava, topIsHot, topIsNative, elsewhere, result[3]);
+        check(withJava >= 1000, "too few walks found a Java frame: " + withJava);
+        check(elsewhere == 0, elsewhere + " walks began elsewhere than storeIntoOld() or a native method it called");
+    }
+
+    // Samples itself every 0.1 ms of wall-clock time, and calls nothing but
+    // native methods: every walk with a Java frame must begin here or there.
+    static int[] storeIntoOld(long nanos) {
+        startSampling(100, 0, true);
+        long end = System.nanoTime() + nanos;
+        Object[] old = OLD;
+        do {
+            // One store per 512-byte card: a young object into a clean card of
+            // an old region takes G1's post-write barrier into C. Young
+            // collections (every few passes here) clean the cards again.
+            for (int i = 0; i < old.length; i += 128) {
+                old[i] = new int[4];
+            }
+        } while (System.nanoTime() < end);
+        return stopSampling("storeIntoOld", "(J)[I");
     }
 
     static void check(boolean condition, String message) {

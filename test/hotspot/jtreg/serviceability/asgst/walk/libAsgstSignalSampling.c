@@ -20,6 +20,7 @@
 /* Samples one thread with a CPU-time timer and walks it in the SIGPROF handler. */
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -29,13 +30,16 @@
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
 
-#define MAX_SAMPLES 20000
+#define MAX_SAMPLES 40000
 
 typedef struct {
   int kind;          /* result of ASGST_RunWithIterator */
   int frames;        /* frames reported */
+  int java_frames;   /* Java frames reported */
   int end_state;     /* ASGST_State after the last frame */
   ASGST_Method top;  /* method of the first Java frame */
+  int top_type;      /* type of the first Java frame */
+  ASGST_Frame first[2];  /* the first two Java frames, for reports */
   int last_type;     /* type of the last frame */
 } Sample;
 
@@ -50,6 +54,10 @@ static void record(ASGST_Iterator* iterator, void* arg) {
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     if (sample->top == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
       sample->top = frame.method;
+      sample->top_type = frame.type;
+    }
+    if (frame.type != ASGST_FRAME_NON_JAVA && sample->java_frames < 2) {
+      sample->first[sample->java_frames++] = frame;
     }
     sample->last_type = frame.type;
     sample->frames++;
@@ -64,6 +72,8 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     Sample* sample = &samples[index];
     sample->frames = 0;
     sample->top = NULL;
+    sample->java_frames = 0;
+    sample->top_type = 0;
     sample->end_state = 1;
     sample->last_type = 0;
     sample->kind = ASGST_RunWithIterator(ucontext, walk_options, record, sample);
@@ -71,23 +81,27 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
 }
 
 JNIEXPORT void JNICALL
-Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros, jint options) {
+Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_micros, jint options,
+                                      jboolean wall_clock) {
   (void)cls;
   sample_count = 0;
   walk_options = options;
-  if (asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &timer) != 0) {
+  if (asgst_test_start_sampling(on_sigprof, wall_clock ? CLOCK_MONOTONIC : CLOCK_THREAD_CPUTIME_ID,
+                                interval_micros, &timer) != 0) {
     (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot start the SIGPROF timer");
   }
 }
 
 JNIEXPORT jintArray JNICALL
-Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
+Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name, jstring hot_signature) {
   struct sigaction ignore;
-  jmethodID hot = (*env)->GetStaticMethodID(env, cls, "hot", "(J)J");
-  int count, i, complete = 0, top_is_hot = 0, end_in_c = 0;
+  const char* name = (*env)->GetStringUTFChars(env, hot_name, NULL);
+  const char* signature = (*env)->GetStringUTFChars(env, hot_signature, NULL);
+  jmethodID hot = (*env)->GetStaticMethodID(env, cls, name, signature);
+  int count, i, complete = 0, top_is_hot = 0, end_in_c = 0, with_java = 0, top_is_native = 0, elsewhere_reported = 0;
   int error_counts[32] = {0};
   int most_frequent_error = 0;
-  jint result[5];
+  jint result[7];
   jintArray array;
 
   timer_delete(timer);
@@ -107,8 +121,23 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
     } else if (error < 0 && error > -32) {
       error_counts[-error]++;
     }
-    if (s->frames > 0 && ASGST_MethodToJMethodID(s->top) == hot) {
-      top_is_hot++;
+    if (s->frames > 0 && s->top != NULL) {
+      with_java++;
+      if (ASGST_MethodToJMethodID(s->top) == hot) {
+        top_is_hot++;
+      } else if (s->top_type == ASGST_FRAME_JAVA_NATIVE) {
+        top_is_native++;
+      } else if (elsewhere_reported < 5) {
+        char text[256];
+        size_t used = 0;
+        int f;
+        text[0] = '\0';
+        for (f = 0; f < s->java_frames; f++) {
+          asgst_test_describe_frame(text, sizeof(text), &used, &s->first[f]);
+        }
+        fprintf(stderr, "walk %d began elsewhere: %s\n", i, text);
+        elsewhere_reported++;
+      }
     }
   }
   for (i = 1; i < 32; i++) {
@@ -121,7 +150,31 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls) {
   result[2] = top_is_hot;
   result[3] = most_frequent_error;
   result[4] = end_in_c;
-  array = (*env)->NewIntArray(env, 5);
-  (*env)->SetIntArrayRegion(env, array, 0, 5, result);
+  result[5] = with_java;
+  result[6] = top_is_native;
+  (*env)->ReleaseStringUTFChars(env, hot_name, name);
+  (*env)->ReleaseStringUTFChars(env, hot_signature, signature);
+  array = (*env)->NewIntArray(env, 7);
+  (*env)->SetIntArrayRegion(env, array, 0, 7, result);
   return array;
+}
+
+/* Binds the native methods when the library loads: a method's first call
+   would otherwise look it up with Java code, whose frames a walk at that
+   moment rightly begins with. */
+JNIEXPORT jint JNICALL
+JNI_OnLoad(JavaVM* vm, void* reserved) {
+  JNINativeMethod methods[] = {
+    { (char*)"startSampling", (char*)"(IIZ)V", (void*)Java_AsgstSignalSampling_startSampling },
+    { (char*)"stopSampling", (char*)"(Ljava/lang/String;Ljava/lang/String;)[I", (void*)Java_AsgstSignalSampling_stopSampling },
+  };
+  JNIEnv* env;
+  jclass cls;
+  (void)reserved;
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK ||
+      (cls = (*env)->FindClass(env, "AsgstSignalSampling")) == NULL ||
+      (*env)->RegisterNatives(env, cls, methods, 2) != 0) {
+    return JNI_ERR;
+  }
+  return JNI_VERSION_1_8;
 }
