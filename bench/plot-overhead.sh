@@ -36,9 +36,9 @@ NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
   if (m == "stock") stockname[w] = $col["configuration"]
 }
 END {
-  nmodes = split("cpu queue wall agct jfr", modes, " ")
-  split("#1f77b4 #2ca02c #ff7f0e #9467bd #d62728", colors, " ")
-  split("asgstprof cpu|asgstprof queue|asgstprof wall|asgstprof agct (AsyncGetCallTrace)|JFR jdk.ExecutionSample", names, "|")
+  nmodes = split("cpu queue wall agct jfr jfrcpu", modes, " ")
+  split("#1f77b4 #2ca02c #ff7f0e #9467bd #d62728 #8c564b", colors, " ")
+  split("asgstprof cpu|asgstprof queue|asgstprof wall|asgstprof agct (AsyncGetCallTrace)|JFR jdk.ExecutionSample|JFR jdk.CPUTimeSample", names, "|")
   bar = 13; gap = 14; left = 56; ph = 190; rowh = ph + 70
   groupw = nmodes * bar + gap
   pw = bar + 2 * gap + nivs * groupw + 10

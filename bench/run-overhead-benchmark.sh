@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Whole-program overhead: the same fixed work without a profiler, under the
 # sample profiler in each mode at several intervals, and under JFR's execution
-# sampler, on this image; and without a profiler on the build environment's
+# sampler and its CPU-time sampler, on this image; and without a profiler on the build environment's
 # stock OpenJDK 25 (the cost when the API is unused). The work: the synthetic
 # workload (bench/overhead/Work.java, four threads) and real programs of the
 # stress tier (bench/overhead/RealWork.java, a fixed number of iterations on
@@ -16,8 +16,9 @@
 #                                        default rounds: about 5 s per run)
 #   ROUNDS=36000                         the synthetic workload's rounds
 #   THREADS=2                            threads of the real workloads
-#   INTERVALS="10ms 1ms 100us"           sampling intervals (JFR: 1 ms and more)
-# Takes about 15-20 minutes with the defaults on two cores.
+#   INTERVALS="10ms 1ms 100us"           sampling intervals (JFR's execution
+#                                        sampler: 1 ms and more)
+# Takes about 20-25 minutes with the defaults on two cores.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"

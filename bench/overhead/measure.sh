@@ -62,6 +62,12 @@ measure() {  # configuration mode interval java option...
         samples=$("$image/bin/jfr" summary "$out/x.jfr" 2>/dev/null |
                   awk '$1 == "jdk.ExecutionSample" { print $2 }') || true
         [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-recording; } ;;
+      jfrcpu)
+        samples=$("$image/bin/jfr" summary "$out/x.jfr" 2>/dev/null |
+                  awk '$1 == "jdk.CPUTimeSample" { print $2 }') || true
+        lost=$("$image/bin/jfr" print --events jdk.CPUTimeSamplesLost "$out/x.jfr" 2>/dev/null |
+               awk '$1 == "lostSamples" { n += $3 } END { print n + 0 }') || true
+        [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-recording; } ;;
     esac
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$run" "$code" "$wall" "$cpu" \
         "$samples" "$lost" "$failed" >> "$out/overhead-runs.tsv"
@@ -77,6 +83,8 @@ measure() {  # configuration mode interval java option...
   case $mode in
     none|stock) samples=- lost=n/a failed=n/a ;;
     jfr) samples=$(printf '%s\n' "${counts[@]}" | median) lost=n/a failed=n/a ;;
+    jfrcpu) samples=$(printf '%s\n' "${counts[@]}" | median) lost=$(printf '%s\n' "${losts[@]}" | median)
+            failed=n/a ;;
     *) samples=$(printf '%s\n' "${counts[@]}" | median) lost=$(printf '%s\n' "${losts[@]}" | median)
        failed=$(printf '%s\n' "${fails[@]}" | median) ;;
   esac
@@ -123,6 +131,11 @@ for entry in $workloads; do
       case $interval in *us) continue ;; esac  # JFR samples at most every millisecond
       measure "JFR jdk.ExecutionSample, $(shown "$interval")" jfr "$interval" "$image/bin/java" \
           -XX:StartFlightRecording:filename="$out"/x.jfr,jdk.ExecutionSample#period=$interval
+    done
+    # JFR's CPU-time sampler (experimental in JDK 25): per-thread CPU timers, as the cpu mode.
+    for interval in $intervals; do
+      measure "JFR jdk.CPUTimeSample, $(shown "$interval")" jfrcpu "$interval" "$image/bin/java" \
+          -XX:StartFlightRecording:filename="$out"/x.jfr,jdk.ExecutionSample#enabled=false,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=$interval
     done
     echo
   } | tee "$out/overhead-$workload.md"

@@ -81,7 +81,7 @@ public class AsgstFuzzContexts {
         worker.start();
         worker.join();
         System.out.println(result[0] + " fuzzed calls, " + result[1] + " walks with frames, no crash");
-        if (result[0] < 10_000) {
+        if (result[0] < 20_000 * seconds) {
             throw new RuntimeException("too few fuzzed calls: " + result[0]);
         }
     }

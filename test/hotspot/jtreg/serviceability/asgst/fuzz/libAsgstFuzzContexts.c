@@ -198,7 +198,9 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
     code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&calls;
   }
   queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
-  asgst_test_start_cpu_sampling(on_sigprof, interval_micros, &timer);
+  /* Wall-clock time: a CPU-time timer fires only once per scheduler tick,
+     and fuzzing should also hit the thread while it waits. */
+  asgst_test_start_sampling(on_sigprof, CLOCK_MONOTONIC, interval_micros, &timer);
 }
 
 /* Stops; returns {calls, walks of the true context that gave frames}. */
