@@ -199,9 +199,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   AsgstNativeFrame f = context;
   for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    bool found = leaf_frames == 0 ? called_from_generated_code(f, &caller) || native_caller(f, &caller)
-                                  : native_caller(f, &caller);
-    if (leaf_frames == 16 || !found) {
+    if (leaf_frames == 16 || !native_caller(f, &caller)) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     f = caller;
@@ -217,49 +215,6 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   *top = candidate;
   return 1;
-}
-
-#if defined(AMD64)
-// Whether the instruction before pc is a call: a direct call, or an indirect
-// call through a register (the forms HotSpot's assemblers emit for calls of C
-// functions). Both pc and the bytes before it lie in the committed code cache.
-static bool follows_call(address pc) {
-  if (!is_generated_code(pc - 5)) {
-    return false;
-  }
-  bool direct = pc[-5] == 0xE8;                                 // call rel32
-  bool through_register = pc[-2] == 0xFF && (pc[-1] & 0xF8) == 0xD0;  // call reg
-  return direct || through_register;
-}
-#endif
-
-// The generated code that called the C function of frame f, while that
-// function has not linked its frame yet (at its first instructions) or has
-// unlinked it (at its return): the frame pointer register still holds the
-// caller's value then, which compiled code uses freely and which in an
-// interpreted caller names the caller itself, so the frame pointer chain
-// would skip frames. The return address is at sp, or just above a frame
-// pointer that was pushed a moment ago.
-bool AsgstStackWalker::called_from_generated_code(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
-#if defined(AMD64)
-  for (int slot = 0; slot < 2; slot++) {
-    intptr_t* at = f.sp + slot;
-    if (!_thread->is_in_full_stack((address)at) || !_thread->is_in_full_stack((address)(at + 1) - 1)) {
-      return false;
-    }
-    if (slot == 1 && (intptr_t*)SafeFetchN(f.sp, 0) != f.fp) {
-      return false;  // not a frame pointer just pushed
-    }
-    address pc = (address)SafeFetchN(at, 0);
-    if (is_generated_code(pc) && follows_call(pc)) {
-      caller->pc = pc;
-      caller->sp = at + 1;
-      caller->fp = f.fp;
-      return true;
-    }
-  }
-#endif
-  return false;
 }
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
@@ -673,7 +628,8 @@ bool AsgstStackWalker::top_java_frame(ASGST_QueueElement* element, AsgstRecorded
   if (frame.comp_level == 0 && frame.type == ASGST_FRAME_JAVA) {
     // Interpreted: the bcp tells the position; the frame is found again by fp.
     element->bcp = ((Method*)frame.method)->bcp_from(frame.bci);
-  } else if (frame.comp_level > 0) {
+  } else {
+    // Compiled, or a native method's compiled wrapper.
     CodeBlob* cb = CodeCache::find_blob(frame.pc);
     nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
     recorded->compile_id = nm == nullptr ? -1 : nm->compile_id();
@@ -708,6 +664,18 @@ static bool same_return_pc(address a, address b) {
   return nm != nullptr && nm->contains(b) && (nm->is_deopt_pc(a) || nm->is_deopt_pc(b));
 }
 
+// Whether a frame returns to the same caller as the recorded frame: the
+// same call site, and an interpreted caller's fp or a compiled caller's sp.
+// (A compiled caller's saved frame pointer may hold an oop that a collection
+// moves: compiled code uses that register for anything.)
+static bool same_caller(const AsgstRecordedFrame& now, const AsgstRecordedFrame& recorded) {
+  if (!same_return_pc(now.return_pc, recorded.return_pc)) {
+    return false;
+  }
+  return Interpreter::contains(recorded.return_pc) ? now.caller_fp == recorded.caller_fp
+                                                    : now.caller_sp == recorded.caller_sp;
+}
+
 // Whether caller is the frame that the recorded frame was to return to (or
 // one indistinguishable from it: the same call site at the same place). An
 // interpreted caller is known by its fp: its sp is wherever the frame that
@@ -716,7 +684,23 @@ bool AsgstStackWalker::waits_as_recorded(const frame& caller, const AsgstRecorde
   if (recorded.return_pc == nullptr || !same_return_pc(caller.pc(), recorded.return_pc)) {
     return false;
   }
-  return caller.is_interpreted_frame() ? caller.fp() == recorded.caller_fp : caller.sp() == recorded.caller_sp;
+  // A compiled caller's sp as it made the call: an interpreted callee (such
+  // as one that replaced a deoptimized frame) extends the caller's frame.
+  return caller.is_interpreted_frame() ? caller.fp() == recorded.caller_fp
+                                       : caller.unextended_sp() == recorded.caller_sp;
+}
+
+// Whether f, an interpreted frame, stands for the recorded compiled frame:
+// deoptimization replaced that frame by interpreted frames, the outermost of
+// which returns to the same caller.
+bool AsgstStackWalker::replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) const {
+  if (!f.is_interpreted_frame() || recorded.return_pc == nullptr) {
+    return false;
+  }
+  AsgstRecordedFrame now;
+  caller_of(f, &now);
+  now.caller_sp = f.interpreter_frame_sender_sp();  // the caller's sp as it made the call
+  return same_caller(now, recorded);
 }
 
 // Prepares the scopes of nm at pc to be reported with the given registers.
@@ -774,8 +758,7 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
     // made a frame at the same address.
     AsgstRecordedFrame now;
     caller_of(f, &now);
-    bool same_return = same_return_pc(now.return_pc, recorded.return_pc) && now.caller_sp == recorded.caller_sp &&
-                       now.caller_fp == recorded.caller_fp;
+    bool same_return = same_caller(now, recorded);
     if (in_interpreter && f.is_interpreted_frame() && f.fp() == recorded_fp &&
         same_return) {
       // The recorded interpreted frame: its method at the recorded position.
@@ -807,12 +790,17 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
     // recorded wherever it stood), but its fp is fixed and its callers lie
     // above it.
     bool past_recorded = in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp;
-    if (past_recorded || frames >= max_physical_frames) {
-      // The recorded frame returned before the poll. Its callers are known
-      // only while its caller still waits where the recorded frame was to
-      // return: then f is that caller (or the same call site called again).
-      // Else the thread moved on, and the walk ends after the recorded frame.
-      if (!waits_as_recorded(f, recorded) || frames >= max_physical_frames) {
+    bool replaced = !in_interpreter && replaces_recorded(f, recorded);
+    if (past_recorded || replaced || frames >= max_physical_frames) {
+      // The recorded frame returned before the poll, or was deoptimized. Its
+      // callers are known only while its caller still waits where the
+      // recorded frame was to return: then f is that caller (or the same call
+      // site called again), or the interpreted frame that replaced the
+      // recorded one (not reported: the recorded frame stands for it). Else
+      // the thread moved on, and the walk ends after the recorded frame.
+      if (replaced) {
+        _pos.visited = true;
+      } else if (!waits_as_recorded(f, recorded) || frames >= max_physical_frames) {
         _callers_unknown = true;
         _pos.visited = true;
       }
@@ -820,9 +808,11 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
       AsgstNativeFrame registers = { recorded_pc, recorded_sp, recorded_fp };
       if (recorded_code_alive) {
         if (!begin_scopes(recorded_nm, recorded_pc, registers, true)) {
-          // No debug information there: the method is certain, the position is not.
-          _first.type = ASGST_FRAME_JAVA;
-          _first.comp_level = recorded_nm->comp_level();
+          // No debug information there (or a native method's wrapper): the
+          // method is certain, the position is not.
+          bool is_native = recorded_nm->is_native_method();
+          _first.type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
+          _first.comp_level = is_native ? -1 : recorded_nm->comp_level();
           _first.bci = -1;
           _first.method = (ASGST_Method)recorded_nm->method();
           _first.pc = recorded_pc;
@@ -830,16 +820,23 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
           _first.fp = recorded_fp;
           _first_pending = true;
         }
-      } else if (interpreted && Method::is_valid_method(recorded_method) &&
-                 recorded_method->contains((address)element.bcp)) {
-        _first.type = ASGST_FRAME_JAVA;
-        _first.comp_level = 0;
-        _first.bci = recorded_method->bci_from((address)element.bcp);
+      } else if (in_interpreter && Method::is_valid_method(recorded_method) &&
+                 (!interpreted || recorded_method->contains((address)element.bcp))) {
+        // Interpreted, or a native method's interpreter entry (without a bcp).
+        bool is_native = recorded_method->is_native();
+        _first.type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
+        _first.comp_level = is_native ? -1 : 0;
+        _first.bci = interpreted && !is_native ? recorded_method->bci_from((address)element.bcp) : -1;
         _first.method = (ASGST_Method)recorded_method;
         _first.pc = recorded_pc;
         _first.sp = recorded_sp;
         _first.fp = recorded_fp;
         _first_pending = true;
+      } else {
+        // The recorded frame cannot be named: its callers alone would be a
+        // stack that never was. The walk ends without frames.
+        _callers_unknown = true;
+        _pos.visited = true;
       }
       break;
     }

@@ -148,7 +148,6 @@ class AsgstStackWalker {
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
-  bool called_from_generated_code(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,
                     bool resume_at_anchor = false);
@@ -165,6 +164,7 @@ class AsgstStackWalker {
   bool step_java();
   void caller_of(const frame& f, AsgstRecordedFrame* recorded) const;
   bool waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const;
+  bool replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) const;
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error
