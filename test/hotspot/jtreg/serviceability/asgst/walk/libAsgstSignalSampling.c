@@ -17,7 +17,7 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
-/* Samples one thread with a CPU-time timer and walks it in the SIGPROF handler. */
+/* Samples one thread with a CPU-time or wall-clock timer and walks it in the SIGPROF handler. */
 
 #include <signal.h>
 #include <stdio.h>
