@@ -37,9 +37,7 @@ typedef struct {
   int frames;        /* frames reported */
   int java_frames;   /* Java frames reported */
   int end_state;     /* ASGST_State after the last frame */
-  ASGST_Method top;  /* method of the first Java frame */
-  int top_type;      /* type of the first Java frame */
-  ASGST_Frame first[2];  /* the first two Java frames, for reports */
+  ASGST_Frame first[2];  /* the first two Java frames (the top one, and for reports) */
   int last_type;     /* type of the last frame */
 } Sample;
 
@@ -52,10 +50,6 @@ static void record(ASGST_Iterator* iterator, void* arg) {
   Sample* sample = (Sample*)arg;
   ASGST_Frame frame;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    if (sample->top == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
-      sample->top = frame.method;
-      sample->top_type = frame.type;
-    }
     if (frame.type != ASGST_FRAME_NON_JAVA && sample->java_frames < 2) {
       sample->first[sample->java_frames++] = frame;
     }
@@ -71,9 +65,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   if (index < MAX_SAMPLES) {
     Sample* sample = &samples[index];
     sample->frames = 0;
-    sample->top = NULL;
     sample->java_frames = 0;
-    sample->top_type = 0;
     sample->end_state = 1;
     sample->last_type = 0;
     sample->kind = ASGST_RunWithIterator(ucontext, walk_options, record, sample);
@@ -121,11 +113,11 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
     } else if (error < 0 && error > -32) {
       error_counts[-error]++;
     }
-    if (s->frames > 0 && s->top != NULL) {
+    if (s->java_frames > 0 && s->first[0].method != NULL) {
       with_java++;
-      if (ASGST_MethodToJMethodID(s->top) == hot) {
+      if (ASGST_MethodToJMethodID(s->first[0].method) == hot) {
         top_is_hot++;
-      } else if (s->top_type == ASGST_FRAME_JAVA_NATIVE) {
+      } else if (s->first[0].type == ASGST_FRAME_JAVA_NATIVE) {
         top_is_native++;
       } else if (elsewhere_reported < 5) {
         char text[256];
