@@ -6,7 +6,8 @@
 #                          sample profiler's check (make/asgst/check-demo.sh)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
 #   make test-stress       the long tier: fuzzing for DURATION seconds per run, and the
-#                          stress matrix with DURATION seconds per cell (default 10);
+#                          stress matrix with DURATION seconds per cell (default 10),
+#                          each cell's report in build/CONF/test-results/asgst-stress;
 #                          RENAISSANCE_JAR=path adds the Renaissance suite
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
@@ -56,16 +57,21 @@ test: prepare
 DURATION ?= 10
 RENAISSANCE_JAR ?=
 STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz test/hotspot/jtreg/serviceability/asgst/stress/AsgstStress.java
-STRESS_OPTIONS := -Dasgst.fuzz.seconds=$(DURATION) -Dasgst.stress.seconds=$(DURATION)
+# Every cell's whole report (jtreg's .jtr keeps one line per passed cell).
+STRESS_REPORTS = $(JDK_DIR)/build/$(ASGST_CONF)/test-results/asgst-stress
+STRESS_OPTIONS = -Dasgst.fuzz.seconds=$(DURATION) -Dasgst.stress.seconds=$(DURATION) \
+  -Dasgst.stress.reports=$(STRESS_REPORTS)
 ifneq ($(RENAISSANCE_JAR),)
   STRESS_TESTS += test/hotspot/jtreg/serviceability/asgst/stress/AsgstStressRenaissance.java
   STRESS_OPTIONS += -Dasgst.stress.renaissance=$(abspath $(RENAISSANCE_JAR))
 endif
 
 test-stress: prepare
+	@rm -rf $(STRESS_REPORTS)
 	@ASGST_JTREG="JAVA_OPTIONS=$(STRESS_OPTIONS)" \
 	  ASGST_ENV_BIND="$(ASGST_ENV_BIND) $(if $(RENAISSANCE_JAR),$(dir $(abspath $(RENAISSANCE_JAR))))" \
-	  $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"
+	  $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"; status=$$?; \
+	  echo "asgst: every stress cell's report: $(STRESS_REPORTS)"; exit $$status
 
 demo: images
 	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh

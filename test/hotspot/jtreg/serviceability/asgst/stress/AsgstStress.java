@@ -74,6 +74,9 @@
  */
 
 import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -192,16 +195,52 @@ public class AsgstStress {
         out.getExitValue();  // waits for the end
         watchdog.interrupt();
         double elapsed = (System.nanoTime() - start) / 1e9;
+        String header = String.format("cell %s: exit %d in %.1f s", cell, out.getExitValue(), elapsed);
         String report = report(out.getStdout());
-        System.out.printf("cell %s: exit %d in %.1f s%n%s", cell, out.getExitValue(), elapsed, report);
+        String failure;
         if (elapsed >= limitSeconds) {
-            return "hung (killed after " + limitSeconds + " s)";
+            failure = "hung (killed after " + limitSeconds + " s)";
+        } else if (out.getExitValue() != 0) {
+            failure = "exit value " + out.getExitValue();
+            report += out.getStderr();
+        } else {
+            failure = check(out.getStdout(), seconds, workload.equals("renaissance"));
         }
-        if (out.getExitValue() != 0) {
-            System.out.println(out.getStderr());
-            return "exit value " + out.getExitValue();
+        saveReport(workload, gc, compilation, threads, header + "\n" + report);
+        // jtreg keeps only the beginning and the end of a long output: a
+        // passed cell prints one line, a failed one its whole report.
+        if (failure == null) {
+            System.out.println(header + "; " + failedWalks(out.getStdout()));
+        } else {
+            System.out.print(header + "; FAILED: " + failure + "\n" + report);
         }
-        return check(out.getStdout(), seconds, workload.equals("renaissance"));
+        return failure;
+    }
+
+    /** Writes a cell's whole report into the directory -Dasgst.stress.reports names, if any. */
+    static void saveReport(String workload, String gc, String compilation, String threads, String report)
+            throws IOException {
+        String dir = System.getProperty("asgst.stress.reports");
+        if (dir == null || dir.isEmpty()) {
+            return;
+        }
+        Path file = Path.of(dir, workload + "-" + gc + "-" + compilation + "-" + threads + ".txt");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, report);
+    }
+
+    /** "failed/started walks" per mode, from a cell's report. */
+    static String failedWalks(String stdout) {
+        StringBuilder b = new StringBuilder("failed/started walks:");
+        for (String line : stdout.split("\n")) {
+            Matcher m = MODE.matcher(line);
+            if (m.matches()) {
+                Map<String, String> f = fields(m.group(2));
+                long started = Long.parseLong(f.get("walks")) - Long.parseLong(f.get("refused"));
+                b.append(' ').append(m.group(1)).append(' ').append(f.get("failed")).append('/').append(started);
+            }
+        }
+        return b.toString();
     }
 
     static String classPath(String workload) {
