@@ -131,6 +131,9 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
       if (result != 1) {
         return result;
       }
+      if (is_below_continuation_entry(top)) {
+        return ASGST_FRAMES_IN_HEAP;
+      }
       if (includes_native_frames() && !is_generated_code(context.pc)) {
         begin_native(context, top.sp(), top);
       } else {
@@ -178,6 +181,9 @@ int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame
       return ASGST_CPP_TRACE;
     }
     return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (is_below_continuation_entry(top)) {
+    return ASGST_FRAMES_IN_HEAP;
   }
   if (includes_native_frames() && context_usable && !is_generated_code(context.pc) && context.sp < top.sp()) {
     begin_native(context, top.sp(), top, true);
@@ -487,6 +493,12 @@ bool AsgstStackWalker::step_java() {
     for (int n = 0; entry != nullptr && entry != at_frame && n < max_continuation_depth; n++) {
       entry = entry->parent();
     }
+    if (entry == at_frame && _pos.at_anchor) {
+      // The VM anchors a thread at its continuation's entry while it unwinds
+      // the frames that it froze: they are in the heap now.
+      stop(ASGST_FRAMES_IN_HEAP);
+      return false;
+    }
     if (entry == at_frame && entry->is_virtual_thread() && (_options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
       stop(ASGST_NO_FRAME);  // a virtual thread's frames end here
       return false;
@@ -497,6 +509,10 @@ bool AsgstStackWalker::step_java() {
   if (!_walkable && !f.safe_for_sender(thread)) {
     frame caller;
     if (caller_refused_by_sender_check(f, _pos.at_anchor, &caller)) {
+      if (in_continuation && leaves_continuation_unseen(f, caller)) {
+        stop(ASGST_FRAMES_IN_HEAP);
+        return false;
+      }
       begin_java(caller);
       return true;
     }
@@ -510,8 +526,35 @@ bool AsgstStackWalker::step_java() {
     stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }
-  begin_java(f.sender(&_map), sender_check_validates_interpreted_frames);
+  frame caller = f.sender(&_map);
+  if (in_continuation && leaves_continuation_unseen(f, caller)) {
+    stop(ASGST_FRAMES_IN_HEAP);
+    return false;
+  }
+  begin_java(caller, sender_check_validates_interpreted_frames);
   return true;
+}
+
+// Whether a walk that begins at top would begin with the carrier's frames
+// (below the continuation's entry on the stack) although the thread has
+// entered a continuation: a stub that thaws or freezes frames, or a C
+// function that it called, runs with sp at the entry (the frame pointer
+// chain of a C function leads past the stub and the entry), while the
+// continuation's frames are in the heap.
+bool AsgstStackWalker::is_below_continuation_entry(const frame& top) const {
+  const ContinuationEntry* entry = JavaThread::cast(_thread)->last_continuation();
+  return entry != nullptr && top.sp() > (intptr_t*)entry;
+}
+
+// Whether the step from f to caller leaves the thread's innermost continuation
+// without its entry frame (enterSpecial): the stubs that freeze and thaw
+// frames (Continuation.doYield, the thaw and return barrier stubs) move sp to
+// the continuation's entry, so their caller is the carrier's frame below it.
+// The continuation's frames are then in the heap, being frozen or thawed.
+bool AsgstStackWalker::leaves_continuation_unseen(const frame& f, const frame& caller) const {
+  const ContinuationEntry* entry = JavaThread::cast(_thread)->last_continuation();
+  return entry != nullptr && f.sp() <= (intptr_t*)entry && caller.sp() > (intptr_t*)entry &&
+         !Continuation::is_continuation_enterSpecial(f);
 }
 
 // The caller of f where frame::safe_for_sender refuses it although it is

@@ -53,6 +53,26 @@
  */
 
 /*
+ * @test id=synthetic-virtual
+ * @comment Four virtual threads on two carriers, yielding with deep stacks:
+ *          each has its own trace stack, switched at mount and unmount;
+ *          walks that end at frames still frozen in the heap are compared
+ *          with the top of the trace stack.
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=2 AsgstOracle synthetic virtual
+ */
+
+/*
+ * @test id=xalan-virtual
+ * @requires os.family == "linux"
+ * @library ../stress
+ * @build OracleWorkload StressWorkloads
+ * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=2 AsgstOracle xalan virtual
+ */
+
+/*
  * @test id=rhino
  * @requires os.family == "linux"
  * @library ../stress
@@ -78,7 +98,7 @@ public class AsgstOracle {
     // TraceStack.stop's counters: per layer, these counters.
     static final String[] LAYERS = {"jvmti", "safepoint", "signal", "thread", "queue"};
     static final int COMPARED = 0, EQUAL = 1, AT_EDGE = 2, MISMATCH = 3, EMPTY = 4, INCOMPLETE = 5, TOO_DEEP = 6,
-                     LOST = 7, TOP_SCOPES = 8, COUNTERS = 9;
+                     LOST = 7, TOP_SCOPES = 8, PARTIAL = 9, UNMOUNTED = 10, COUNTERS = 11;
 
     // Bounds from measurement (doc/testing.md). The synchronous layers must be
     // exact. AsyncGetCallTrace measured this way showed 0.003% wrong traces,
@@ -96,6 +116,8 @@ public class AsgstOracle {
 
     public static void main(String[] args) throws Exception {
         String workload = args[0];
+        boolean virtual = args.length > 1 && args[1].equals("virtual");
+        int threads = virtual ? 4 : 2;
         long seconds = Long.getLong("asgst.stress.seconds", 4);
         List<URL> path = new ArrayList<>();
         for (String entry : System.getProperty("test.class.path").split(File.pathSeparator)) {
@@ -110,16 +132,17 @@ public class AsgstOracle {
                                                            AsgstOracle.class.getClassLoader());
         TraceStack.start(100, 97);
         if (workload.equals("synthetic")) {
-            loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class)
-                  .invoke(null, seconds * 1_000_000_000L, 2);
+            loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class, boolean.class)
+                  .invoke(null, seconds * 1_000_000_000L, threads, virtual);
         } else {
             loader.loadClass("StressWorkloads").getMethod("run", String.class, long.class, int.class, boolean.class)
-                  .invoke(null, workload, seconds * 1_000_000_000L, 2, false);
+                  .invoke(null, workload, seconds * 1_000_000_000L, threads, virtual);
         }
         long[] c = TraceStack.stop();
         System.out.printf("%s: %d classes instrumented (%d left as they were), %d methods traced%n", workload,
                           loader.instrumentedClasses, loader.failedClasses, loader.methodCount());
-        System.out.println("layer      compared     equal   at edge  top scopes mismatch     empty incomplete too deep     lost  mismatch share");
+        System.out.println("layer      compared     equal   at edge  top scopes mismatch     empty incomplete too deep     lost"
+                           + "   partial unmounted  mismatch share");
         List<String> failures = new ArrayList<>();
         for (int layer = 0; layer < LAYERS.length; layer++) {
             long compared = c[layer * COUNTERS + COMPARED];
@@ -127,10 +150,11 @@ public class AsgstOracle {
             long nonEmpty = compared - c[layer * COUNTERS + EMPTY];
             double share = nonEmpty == 0 ? 0 : (double) mismatch / nonEmpty;
             long topScopes = c[layer * COUNTERS + TOP_SCOPES];
-            System.out.printf("%-9s %9d %9d %9d %10d %8d %9d %9d %9d %9d  %.4f%%%n", LAYERS[layer], compared,
+            System.out.printf("%-9s %9d %9d %9d %10d %8d %9d %9d %9d %9d %9d %9d  %.4f%%%n", LAYERS[layer], compared,
                               c[layer * COUNTERS + EQUAL], c[layer * COUNTERS + AT_EDGE], topScopes, mismatch,
                               c[layer * COUNTERS + EMPTY], c[layer * COUNTERS + INCOMPLETE],
-                              c[layer * COUNTERS + TOO_DEEP], c[layer * COUNTERS + LOST], share * 100);
+                              c[layer * COUNTERS + TOO_DEEP], c[layer * COUNTERS + LOST],
+                              c[layer * COUNTERS + PARTIAL], c[layer * COUNTERS + UNMOUNTED], share * 100);
             boolean synchronous = layer <= 1;
             if (nonEmpty < MIN_COMPARED) {
                 failures.add(LAYERS[layer] + ": only " + nonEmpty + " non-empty comparisons");

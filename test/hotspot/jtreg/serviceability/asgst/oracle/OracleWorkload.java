@@ -26,7 +26,10 @@ import java.util.function.IntUnaryOperator;
  * mutual recursion, exceptions thrown through several frames and caught at
  * various depths, interface and virtual calls, lambdas, small methods that the
  * JIT inlines and loops without calls. Loaded and instrumented by the
- * TracingClassLoader; run(nanos, threads) works on platform threads.
+ * TracingClassLoader; run(nanos, threads, virtual) works on platform or
+ * virtual threads. A virtual thread yields at the bottom of its deep
+ * recursion, so it unmounts with a deep stack and remounts, perhaps on
+ * another carrier, with only its top frames thawed.
  */
 public class OracleWorkload {
     interface Shape {
@@ -115,7 +118,13 @@ public class OracleWorkload {
     }
 
     static long deep(int depth) {
-        return depth == 0 ? loop(500) + fib(10) : deep(depth - 1) + 1;
+        if (depth == 0) {
+            if (Thread.currentThread().isVirtual()) {
+                Thread.yield();
+            }
+            return loop(500) + fib(10);
+        }
+        return deep(depth - 1) + 1;
     }
 
     static void iteration(int round) {
@@ -132,11 +141,12 @@ public class OracleWorkload {
         sink += x;
     }
 
-    public static void run(long nanos, int threads) throws Exception {
+    public static void run(long nanos, int threads, boolean virtual) throws Exception {
         long deadline = System.nanoTime() + nanos;
         List<Thread> started = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
-            started.add(Thread.ofPlatform().name("oracle-" + t).start(() -> {
+            Thread.Builder builder = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
+            started.add(builder.name("oracle-" + t).start(() -> {
                 for (int round = 0; System.nanoTime() < deadline; round++) {
                     iteration(round);
                 }

@@ -20,8 +20,8 @@
 /**
  * The oracle's ground truth: instrumented methods call enter(id) first and
  * exit() before they return or throw, which keeps a stack of method ids per
- * OS thread in native thread-local memory, where the samplers of
- * libAsgstOracle read it. Instrumented classes name this class from any
+ * thread in native memory, where the samplers of libAsgstOracle read it: an
+ * OS thread's own, or that of the virtual thread it carries. Instrumented classes name this class from any
  * package, so it lives in the unnamed package of the application class loader.
  */
 public final class TraceStack {

@@ -45,6 +45,14 @@
  * after the method's return).
  * A method maps to its id at its first enter (JVMTI GetFrameLocation of the
  * caller), so walks identify traced frames by ASGST_Method alone.
+ * Virtual threads: each has its own trace stack (JVMTI thread-local storage);
+ * an OS thread's current trace stack is its own, or that of the virtual
+ * thread it carries, switched in JVMTI's VirtualThreadMount and
+ * VirtualThreadUnmount events. Between an unmount and the next mount (while
+ * frames freeze or thaw) the carrier has no trace stack and walks are not
+ * compared. A walk that ends at frames frozen in the heap (ASGST_FRAMES_IN_HEAP,
+ * lazily thawed older frames of a remounted virtual thread) is compared with
+ * the top of the trace stack ("partial").
  */
 
 #include <errno.h>
@@ -75,6 +83,9 @@
 #define MAX_MISMATCHES 16
 #define HALT_TIMEOUT_NANOS (20 * 1000 * 1000)
 #define SIGNAL SIGPROF
+/* ASGST's implementation-specific error (doc/stack-walking.md): older frames of
+   a virtual thread are frozen in a stack chunk in the heap. */
+#define FRAMES_IN_HEAP (-19)
 
 typedef struct {
   volatile int depth;            /* may exceed MAX_DEPTH; only the first MAX_DEPTH ids are kept */
@@ -91,7 +102,7 @@ enum Request { NONE, WALK, ENQUEUE };
 
 typedef struct {
   AsgstSampledThread sampled;
-  Trace* trace;
+  Trace* volatile* current;           /* the OS thread's current_trace */
   ASGST_Queue* volatile queue;
   Snapshot snapshots[QUEUE_SIZE];     /* the trace stacks of the queued elements */
   unsigned long next_snapshot;
@@ -100,13 +111,17 @@ typedef struct {
 
 /* The layers and their counters, in the order TraceStack.stop returns them. */
 enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, LAYERS };
-enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, COUNTERS };
+enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, PARTIAL,
+               UNMOUNTED, COUNTERS };
 static volatile long counters[LAYERS][COUNTERS];
 
 static jvmtiEnv* jvmti;
 static Entry entries[MAX_THREADS];
 static __thread Entry* own_entry;
 static __thread Trace own_trace;
+/* &own_trace, the trace stack of the mounted virtual thread, or null between
+   an unmount and a mount; set to &own_trace at a platform thread's first enter. */
+static __thread Trace* volatile current_trace;
 
 /* ASGST_Method -> id (open addressing; written by enter, read anywhere) and id -> method. */
 static ASGST_Method volatile map_keys[MAP_SIZE];
@@ -185,7 +200,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 static Entry* register_thread(JNIEnv* env) {
   Entry* entry = (Entry*)asgst_sampled_claim(entries, sizeof(Entry), MAX_THREADS);
   if (entry != NULL) {
-    entry->trace = &own_trace;
+    entry->current = &current_trace;
     entry->next_snapshot = 0;
     entry->enters = 0;
     entry->queue = ASGST_RegisterQueue(env, QUEUE_SIZE, 0, on_element, entry);
@@ -219,40 +234,50 @@ static void record_mismatch(int layer, const int* walk, int walk_count, const in
   }
 }
 
+/* Whether walk[0..count) (innermost first) is trace[from..from + count) (outermost first). */
+static int same_frames(const int* walk, int count, const int* trace, int from) {
+  int i;
+  for (i = 0; i < count; i++) {
+    if (walk[i] != trace[from + count - 1 - i]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /*
  * Compares traced ids of a walk (innermost first) with a trace stack
  * (outermost first) and counts the outcome for layer. edge_allowed: the walk
- * may have one more frame on top.
+ * may have one more frame on top. partial: the walk ended at frames in the
+ * heap, so it shows only the top of the stack.
  */
 static void compare(int layer, const int* walk, int walk_count, int top_compiled, int top_scopes, int top_outer_traced,
-                    const int* trace, int depth, int edge_allowed, const char* detail) {
-  int i, equal;
+                    const int* trace, int depth, int edge_allowed, int partial, const char* detail) {
+  int bottom, last_bottom;
   if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
     add(&counters[layer][TOO_DEEP], 1);
     return;
   }
   add(&counters[layer][COMPARED], 1);
+  if (partial) {
+    add(&counters[layer][PARTIAL], 1);
+  }
   if (depth == 0 && walk_count == 0) {
     add(&counters[layer][EMPTY], 1);
     return;
   }
-  equal = walk_count == depth;
-  for (i = 0; equal && i < depth; i++) {
-    equal = walk[i] == trace[depth - 1 - i];
-  }
-  if (equal) {
+  /* The walk's lowest traced frame stands for trace[0], or, if partial, for any
+     trace[bottom] that leaves the walk's frames on top of the trace stack. */
+  bottom = partial ? depth - walk_count : 0;
+  if (bottom >= 0 && walk_count == depth - bottom && same_frames(walk, walk_count, trace, bottom)) {
     add(&counters[layer][EQUAL], 1);
     return;
   }
-  if (edge_allowed && walk_count == depth + 1) {
-    equal = 1;
-    for (i = 0; equal && i < depth; i++) {
-      equal = walk[i + 1] == trace[depth - 1 - i];
-    }
-    if (equal) {
-      add(&counters[layer][AT_EDGE], 1);
-      return;
-    }
+  bottom = partial ? depth - (walk_count - 1) : 0;
+  if (edge_allowed && walk_count >= 1 && bottom >= 0 && walk_count - 1 == depth - bottom &&
+      same_frames(walk + 1, walk_count - 1, trace, bottom)) {
+    add(&counters[layer][AT_EDGE], 1);
+    return;
   }
   if (top_compiled) {
     /* Below the top compiled frame's scopes the walk must equal the trace stack,
@@ -260,24 +285,21 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
        that method is not traced (generated script classes), the traced frames
        above the rest may all be its inlined scopes; the walk must then show
        at least one traced inlined scope (the evidence that its scopes came
-       from a record of inlined code). */
+       from a record of inlined code). A partial walk's rest may begin at any
+       depth, as the number of scopes it stands for is not known. */
     int rest = walk_count - top_scopes;
-    equal = rest >= 0 && (top_outer_traced ? depth >= rest + 1 && trace[rest] == walk[top_scopes - 1]
-                                           : depth >= rest && top_scopes > 0);
-    for (i = 0; equal && i < rest; i++) {
-      equal = walk[top_scopes + i] == trace[rest - 1 - i];
-    }
-    if (!equal && edge_allowed && rest == depth) {
+    last_bottom = partial ? depth - rest : 0;
+    for (bottom = 0; rest >= 0 && bottom <= last_bottom; bottom++) {
+      int above = bottom + rest;  /* trace[above] is the top frame's own method */
+      int equal = (top_outer_traced ? depth >= above + 1 && trace[above] == walk[top_scopes - 1]
+                                    : depth >= above && top_scopes > 0) &&
+                  same_frames(walk + top_scopes, rest, trace, bottom);
       /* At the edge as well: the whole top frame is a method between its exit
          and its return, whose scopes came from the next debug information. */
-      equal = 1;
-      for (i = 0; equal && i < rest; i++) {
-        equal = walk[top_scopes + i] == trace[rest - 1 - i];
+      if (equal || (edge_allowed && above == depth && same_frames(walk + top_scopes, rest, trace, bottom))) {
+        add(&counters[layer][TOP_SCOPES], 1);
+        return;
       }
-    }
-    if (equal) {
-      add(&counters[layer][TOP_SCOPES], 1);
-      return;
     }
   }
   add(&counters[layer][MISMATCH], 1);
@@ -301,7 +323,7 @@ typedef struct {
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
-  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0;
+  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0, end;
   size_t used = 0;
   walk->count = 0;
   walk->detail[0] = '\0';
@@ -321,12 +343,13 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
       top_outer_traced = id >= 0;
     }
   }
-  if (ASGST_State(iterator) != ASGST_NO_FRAME) {
+  end = ASGST_State(iterator);
+  if (end != ASGST_NO_FRAME && end != FRAMES_IN_HEAP) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
   compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
-          walk->detail);
+          end == FRAMES_IN_HEAP, walk->detail);
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
@@ -354,9 +377,14 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   switch (asgst_sampled_take_request(&entry->sampled)) {
     case WALK: {
       static __thread Walk walk;  /* large: not on the signal stack */
+      Trace* trace = current_trace;
+      if (trace == NULL) {
+        add(&counters[SIGNAL_WALK][UNMOUNTED], 1);
+        break;
+      }
       walk.layer = SIGNAL_WALK;
-      walk.trace = own_trace.ids;
-      walk.depth = own_trace.depth;
+      walk.trace = trace->ids;
+      walk.depth = trace->depth;
       if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
         add(&counters[SIGNAL_WALK][INCOMPLETE], 1);
       }
@@ -366,11 +394,17 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       /* The element's argument is the sequence number of its snapshot. */
       unsigned long n = entry->next_snapshot;
       Snapshot* snapshot = &entry->snapshots[n % QUEUE_SIZE];
-      int depth = own_trace.depth;
+      Trace* trace = current_trace;
+      int depth;
+      if (trace == NULL) {
+        add(&counters[QUEUE_WALK][UNMOUNTED], 1);
+        break;
+      }
+      depth = trace->depth;
       if (entry->queue != NULL) {
         snapshot->sequence = n;
         snapshot->depth = depth;
-        memcpy(snapshot->ids, own_trace.ids, sizeof(int) * (size_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH));
+        memcpy(snapshot->ids, trace->ids, sizeof(int) * (size_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH));
         if (ASGST_Enqueue(entry->queue, ucontext, (void*)(uintptr_t)n) > 0) {
           entry->next_snapshot = n + 1;
         }
@@ -407,17 +441,24 @@ static void* halting_sampler(void* arg) {
   (void)arg;
   while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
     Entry* entry;
+    Trace* trace;
     pid_t tid;
     asgst_sampled_pause(interval_micros);
     if ((tid = next_thread(&next, &entry)) == 0 ||
         asgst_sampled_halt(&entry->sampled, tid, SIGNAL, HALT_TIMEOUT_NANOS) != 1) {
       continue;
     }
-    walk.layer = THREAD_WALK;
-    walk.trace = entry->trace->ids;
-    walk.depth = entry->trace->depth;
-    if (ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, 0, walk_traced, &walk) < 0) {
-      add(&counters[THREAD_WALK][INCOMPLETE], 1);
+    /* Halted in its signal handler, the thread can neither switch nor free its trace stack. */
+    trace = *entry->current;
+    if (trace == NULL) {
+      add(&counters[THREAD_WALK][UNMOUNTED], 1);
+    } else {
+      walk.layer = THREAD_WALK;
+      walk.trace = trace->ids;
+      walk.depth = trace->depth;
+      if (ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, 0, walk_traced, &walk) < 0) {
+        add(&counters[THREAD_WALK][INCOMPLETE], 1);
+      }
     }
     asgst_sampled_release(&entry->sampled);
   }
@@ -443,12 +484,12 @@ static void collect_all(ASGST_Iterator* iterator, void* arg) {
 }
 
 /* The synchronous layers, on the thread itself inside TraceStack.enter. */
-static void check_synchronously(void) {
+static void check_synchronously(Trace* trace) {
   static __thread jvmtiFrameInfo frames[MAX_WALK];
   static __thread AllFrames all;
   static __thread int ids[MAX_WALK];
   jint count = 0;
-  int i, traced = 0, equal;
+  int i, traced = 0, equal, partial;
   if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_WALK, frames, &count) != JVMTI_ERROR_NONE) {
     add(&counters[JVMTI][INCOMPLETE], 1);
     return;
@@ -461,13 +502,14 @@ static void check_synchronously(void) {
     }
   }
   if (count < MAX_WALK) {
-    compare(JVMTI, ids, traced, 0, 0, 0, own_trace.ids, own_trace.depth, 0, NULL);
+    compare(JVMTI, ids, traced, 0, 0, 0, trace->ids, trace->depth, 0, 0, NULL);
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }
-  /* ASGST from here against GetStackTrace: every Java frame, method and bci. */
+  /* ASGST from here against GetStackTrace: every Java frame, method and bci
+     (if the walk ended at frames in the heap, the top frames it showed). */
   if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
-      all.end != ASGST_NO_FRAME) {
+      (all.end != ASGST_NO_FRAME && all.end != FRAMES_IN_HEAP)) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
   }
@@ -476,8 +518,12 @@ static void check_synchronously(void) {
     return;
   }
   add(&counters[SAFEPOINT][COMPARED], 1);
-  equal = all.count == count;
-  for (i = 0; equal && i < count; i++) {
+  partial = all.end == FRAMES_IN_HEAP;
+  if (partial) {
+    add(&counters[SAFEPOINT][PARTIAL], 1);
+  }
+  equal = partial ? all.count <= count : all.count == count;
+  for (i = 0; equal && i < all.count; i++) {
     ASGST_Method method = ASGST_JMethodIDToMethod(frames[i].method);
     equal = all.frames[i].method == method && all.frames[i].bci == (int)frames[i].location;
   }
@@ -507,30 +553,100 @@ static void check_synchronously(void) {
 
 JNIEXPORT void JNICALL Java_TraceStack_enter(JNIEnv* env, jclass cls, jint id) {
   Entry* entry = own_entry;
-  int depth = own_trace.depth;
+  Trace* trace = current_trace;
+  int depth;
   (void)cls;
+  if (trace == NULL) {
+    /* A platform thread (a virtual thread's is set when it mounts). */
+    trace = current_trace = &own_trace;
+  }
   if (entry == NULL) {
     entry = register_thread(env);
   }
   if (id >= 0 && id < MAX_IDS && __atomic_load_n(&id_methods[id], __ATOMIC_ACQUIRE) == NULL) {
     register_method(id);
   }
+  depth = trace->depth;
   if (depth < MAX_DEPTH) {
-    own_trace.ids[depth] = id;
+    trace->ids[depth] = id;
   }
   __atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the id before the depth, for this thread's signal handler */
-  own_trace.depth = depth + 1;
+  trace->depth = depth + 1;
   if (entry != NULL && check_every > 0 && ++entry->enters % check_every == 0 &&
       __atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
-    check_synchronously();
+    check_synchronously(trace);
   }
 }
 
 JNIEXPORT void JNICALL Java_TraceStack_exit(JNIEnv* env, jclass cls) {
+  Trace* trace = current_trace;
   (void)env; (void)cls;
-  if (own_trace.depth > 0) {
-    own_trace.depth--;
+  if (trace != NULL && trace->depth > 0) {
+    trace->depth--;
   }
+}
+
+/* JVMTI's VirtualThreadMount (after the frames are on the carrier): the carrier's
+   trace stack becomes the virtual thread's, made at its first mount. */
+static void JNICALL on_mount(jvmtiEnv* env, ...) {
+  void* trace = NULL;
+  (void)env;
+  if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &trace) == JVMTI_ERROR_NONE && trace == NULL) {
+    trace = calloc(1, sizeof(Trace));
+    if (trace != NULL && (*jvmti)->SetThreadLocalStorage(jvmti, NULL, trace) != JVMTI_ERROR_NONE) {
+      free(trace);
+      trace = NULL;
+    }
+  }
+  current_trace = (Trace*)trace;
+}
+
+/* VirtualThreadUnmount (before the frames leave the carrier), also before
+   VirtualThreadEnd: the carrier has no trace stack until the next mount. */
+static void JNICALL on_unmount(jvmtiEnv* env, ...) {
+  (void)env;
+  current_trace = NULL;
+}
+
+/* No walk reads a virtual thread's trace stack after its unmount: the sampled
+   thread itself, or the halting sampler while the thread is halted. */
+static void JNICALL on_virtual_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread vthread) {
+  void* trace = NULL;
+  (void)env; (void)jni; (void)vthread;
+  if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &trace) == JVMTI_ERROR_NONE && trace != NULL) {
+    (*jvmti)->SetThreadLocalStorage(jvmti, NULL, NULL);
+    free(trace);
+  }
+}
+
+/* Sets the callback of the HotSpot extension event of that name and enables it. */
+static int enable_extension_event(const char* name, jvmtiExtensionEvent callback) {
+  jint count = 0, i;
+  jvmtiExtensionEventInfo* events = NULL;
+  int found = 0;
+  if ((*jvmti)->GetExtensionEvents(jvmti, &count, &events) != JVMTI_ERROR_NONE) {
+    return 0;
+  }
+  for (i = 0; i < count; i++) {
+    if (strcmp(events[i].id, name) == 0) {
+      /* Extension events, too, need a callback and to be enabled. */
+      found = (*jvmti)->SetExtensionEventCallback(jvmti, events[i].extension_event_index, callback) ==
+                JVMTI_ERROR_NONE &&
+              (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, (jvmtiEvent)events[i].extension_event_index,
+                                                 NULL) == JVMTI_ERROR_NONE;
+    }
+  }
+  for (i = 0; i < count; i++) {
+    jint p;
+    for (p = 0; p < events[i].param_count; p++) {
+      (*jvmti)->Deallocate(jvmti, (unsigned char*)events[i].params[p].name);
+    }
+    (*jvmti)->Deallocate(jvmti, (unsigned char*)events[i].params);
+    (*jvmti)->Deallocate(jvmti, (unsigned char*)events[i].id);
+    (*jvmti)->Deallocate(jvmti, (unsigned char*)events[i].short_description);
+  }
+  (*jvmti)->Deallocate(jvmti, (unsigned char*)events);
+  return found;
 }
 
 static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
@@ -551,15 +667,27 @@ static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
 }
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiCapabilities capabilities;
   jvmtiEventCallbacks callbacks;
   (void)reserved;
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
   }
+  memset(&capabilities, 0, sizeof(capabilities));
+  capabilities.can_support_virtual_threads = 1;
   memset(&callbacks, 0, sizeof(callbacks));
   callbacks.ThreadEnd = on_thread_end;
-  (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
-  (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL);
+  callbacks.VirtualThreadEnd = on_virtual_thread_end;
+  if ((*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VIRTUAL_THREAD_END, NULL) !=
+          JVMTI_ERROR_NONE ||
+      !enable_extension_event("com.sun.hotspot.events.VirtualThreadMount", (jvmtiExtensionEvent)on_mount) ||
+      !enable_extension_event("com.sun.hotspot.events.VirtualThreadUnmount", (jvmtiExtensionEvent)on_unmount)) {
+    fprintf(stderr, "libAsgstOracle: JVMTI refused the thread events\n");
+    return JNI_ERR;
+  }
   return JNI_VERSION_1_8;
 }
 

@@ -1,0 +1,214 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * Samples carrier threads from a SIGPROF handler, alternately without and with
+ * ASGST_INCLUDE_CARRIER_FRAMES (both with non-Java frames), and checks where
+ * each walk goes past the virtual thread's frames
+ * (AsgstVirtualThreadSampling.java).
+ */
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "profile.h"
+#include "../native/asgstTestSupport.h"
+
+#define MAX_CARRIERS 64
+#define MAX_CALLS 8
+/* ASGST's implementation-specific error (doc/stack-walking.md). */
+#define FRAMES_IN_HEAP (-19)
+
+enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, COUNTS };
+static volatile long counts[COUNTS];
+
+static ASGST_Method deep_method, continuation_run, continuation_enter;
+static int enter_special_calls[MAX_CALLS];
+static int enter_special_call_count;
+static char* enter_special_begin;  /* enterSpecial's code */
+static char* enter_special_end;
+static pid_t carriers[MAX_CARRIERS];
+static timer_t timers[MAX_CARRIERS];
+static int carrier_count;
+static pthread_mutex_t carriers_lock = PTHREAD_MUTEX_INITIALIZER;
+static volatile int sampling;
+static volatile int wrong_recorded;
+static char wrong_walk[2048];
+
+static void add(int counter) {
+  __atomic_fetch_add(&counts[counter], 1, __ATOMIC_RELAXED);
+}
+
+typedef struct {
+  int options;
+} WalkArg;
+
+/* A frame of Continuation.run at a call of enterSpecial, below another frame:
+   the continuation is entered, its frames are on the stack or in the heap. (As
+   the top frame, it may have returned from the call a moment ago; below
+   enterSpecial at work in its own code at the top, the continuation is not yet
+   or no longer entered.) */
+static int is_entered_run(const ASGST_Frame* frame) {
+  int i;
+  for (i = 0; frame->method == continuation_run && i < enter_special_call_count; i++) {
+    if (frame->bci == enter_special_calls[i]) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static void check_walk(ASGST_Iterator* iterator, void* arg) {
+  int options = ((WalkArg*)arg)->options;
+  ASGST_Frame frame;
+  ASGST_Frame seen[24];
+  int count = 0, saw_deep = 0, saw_entry = 0, wrong = 0, state;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (count < 24) {
+      seen[count] = frame;
+    }
+    if (count++ == 0) {
+      continue;
+    }
+    if (count == 2 && (char*)seen[0].pc >= enter_special_begin && (char*)seen[0].pc < enter_special_end) {
+      break;
+    }
+    if (frame.method == NULL) {
+      continue;
+    }
+    if (frame.method == deep_method) {
+      saw_deep = 1;
+    } else if (frame.method == continuation_enter) {
+      saw_entry = 1;
+    } else if (is_entered_run(&frame) || (saw_entry && frame.method == continuation_run)) {
+      /* The carrier's frame below an entered continuation. */
+      if ((options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
+        add(CARRIER_UNASKED);
+        wrong = 1;
+      } else if (!saw_entry) {
+        add(PAST_ENTRY);
+        wrong = 1;
+      }
+      break;
+    }
+  }
+  state = ASGST_State(iterator);
+  add(WALKS);
+  if (saw_deep) {
+    add(WITH_DEEP);
+  }
+  if (state == ASGST_NO_FRAME) {
+    add(COMPLETE);
+  } else if (state == FRAMES_IN_HEAP) {
+    add(IN_HEAP);
+  } else {
+    add(OTHER_ERRORS);
+  }
+  if (wrong && !__atomic_exchange_n(&wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
+    size_t used = (size_t)snprintf(wrong_walk, sizeof(wrong_walk), "options %d: ", options);
+    int i;
+    for (i = 0; i < count && i < 24; i++) {
+      asgst_test_describe_frame(wrong_walk, sizeof(wrong_walk), &used, &seen[i]);
+    }
+  }
+}
+
+static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
+  static __thread unsigned long n;
+  WalkArg arg;
+  (void)signo; (void)siginfo;
+  if (!__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+    return;
+  }
+  arg.options = ASGST_INCLUDE_NON_JAVA_FRAMES | ((n++ & 1) ? ASGST_INCLUDE_CARRIER_FRAMES : 0);
+  ASGST_RunWithIterator(ucontext, arg.options, check_walk, &arg);
+}
+
+static ASGST_Method method_of(JNIEnv* env, const char* class_name, const char* name, const char* signature,
+                              int is_static) {
+  jclass cls = (*env)->FindClass(env, class_name);
+  jmethodID id;
+  if (cls == NULL) {
+    return NULL;
+  }
+  id = is_static ? (*env)->GetStaticMethodID(env, cls, name, signature)
+                 : (*env)->GetMethodID(env, cls, name, signature);
+  return id == NULL ? NULL : ASGST_JMethodIDToMethod(id);
+}
+
+JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_setEnterSpecial(JNIEnv* env, jclass cls, jintArray bcis,
+                                                                       jlong code_begin, jlong code_end) {
+  jsize n = (*env)->GetArrayLength(env, bcis);
+  (void)cls;
+  enter_special_begin = (char*)(intptr_t)code_begin;
+  enter_special_end = (char*)(intptr_t)code_end;
+  enter_special_call_count = n < MAX_CALLS ? n : MAX_CALLS;
+  (*env)->GetIntArrayRegion(env, bcis, 0, enter_special_call_count, enter_special_calls);
+}
+
+JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_sampleThisCarrier(JNIEnv* env, jclass cls, jint interval) {
+  pid_t tid = (pid_t)syscall(SYS_gettid);  /* the carrier's */
+  int i, known = 0;
+  pthread_mutex_lock(&carriers_lock);
+  if (deep_method == NULL) {
+    deep_method = ASGST_JMethodIDToMethod((*env)->GetStaticMethodID(env, cls, "deep", "(I)J"));
+    continuation_run = method_of(env, "jdk/internal/vm/Continuation", "run", "()V", 0);
+    continuation_enter = method_of(env, "jdk/internal/vm/Continuation", "enter", "(Ljdk/internal/vm/Continuation;Z)V", 1);
+    if (deep_method == NULL || continuation_run == NULL || continuation_enter == NULL) {
+      pthread_mutex_unlock(&carriers_lock);
+      (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "methods not found");
+      return;
+    }
+    __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
+  }
+  for (i = 0; i < carrier_count; i++) {
+    known |= carriers[i] == tid;
+  }
+  if (!known && carrier_count < MAX_CARRIERS &&
+      asgst_test_start_sampling(on_signal, CLOCK_MONOTONIC, interval, &timers[carrier_count]) == 0) {
+    carriers[carrier_count++] = tid;
+  }
+  pthread_mutex_unlock(&carriers_lock);
+}
+
+JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv* env, jclass cls) {
+  jlongArray result = (*env)->NewLongArray(env, COUNTS);
+  int i;
+  (void)cls;
+  __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
+  pthread_mutex_lock(&carriers_lock);
+  for (i = 0; i < carrier_count; i++) {
+    timer_delete(timers[i]);
+  }
+  carrier_count = 0;
+  pthread_mutex_unlock(&carriers_lock);
+  (*env)->SetLongArrayRegion(env, result, 0, COUNTS, (const jlong*)counts);
+  return result;
+}
+
+JNIEXPORT jstring JNICALL Java_AsgstVirtualThreadSampling_firstWrongWalk(JNIEnv* env, jclass cls) {
+  (void)cls;
+  return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, wrong_walk) : NULL;
+}
