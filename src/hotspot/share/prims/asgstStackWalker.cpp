@@ -53,6 +53,48 @@ static bool is_generated_code(address pc) {
   return CodeCache::contains((void*)pc);
 }
 
+// The caller of an interrupted C function that has no frame of its own at its
+// pc: at its first instruction (push %rbp of the frame-pointer prologue,
+// perhaps after endbr64), at the second (the push done), or at a ret. There
+// the frame pointer still (or again) names its caller's frame, which a frame
+// pointer chain would take for the function's own and so skip its caller (a
+// C function called from generated code without a state change, such as a
+// GC barrier, would lose the Java frame that called it). The return address
+// lies at sp, or one word higher after the push. Known by the instruction
+// bytes at pc, read with SafeFetch; x86_64 only.
+static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+#ifdef AMD64
+  const uint64_t push_rbp_mov_rbp_rsp = 0xe5894855;   // 55 48 89 e5
+  const uint64_t endbr64 = 0xfa1e0ff3;                // f3 0f 1e fa
+  const uint64_t mov_rbp_rsp = 0xe58948;              // 48 89 e5
+  if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
+    return false;
+  }
+  uint64_t code = (uint64_t)SafeFetchN((intptr_t*)f.pc, 0);
+  int return_address_slot;
+  if ((code & 0xffffffff) == push_rbp_mov_rbp_rsp ||
+      ((code & 0xffffffff) == endbr64 && (code >> 32) == push_rbp_mov_rbp_rsp) ||
+      (code & 0xff) == 0xc3 || (code & 0xffff) == 0xc3f3) {  // ret, rep ret
+    return_address_slot = 0;
+  } else if ((code & 0xffffff) == mov_rbp_rsp && (SafeFetch32((int*)(f.pc - 1), 0) & 0xff) == 0x55 &&
+             SafeFetchN(f.sp, 0) == (intptr_t)f.fp) {
+    return_address_slot = 1;  // just after push %rbp: the pushed frame pointer is at sp
+  } else {
+    return false;
+  }
+  address pc = (address)SafeFetchN(f.sp + return_address_slot, 0);
+  if (pc == nullptr) {
+    return false;
+  }
+  caller->pc = pc;
+  caller->sp = f.sp + return_address_slot + 1;
+  caller->fp = f.fp;
+  return true;
+#else
+  return false;
+#endif
+}
+
 static AsgstNativeFrame native_frame_of(const frame& f) {
   AsgstNativeFrame result = { f.pc(), f.sp(), f.fp() };
   return result;
@@ -70,9 +112,10 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
        RegisterMap::WalkContinuation::skip),
   _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
-  _physical_frames(0), _state(ASGST_NO_FRAME) {}
+  _physical_frames(0), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
+  _interrupted_sp = context.sp;
   int kind = is_java_thread(_thread) ? start_java_thread(JavaThread::cast(_thread), context)
                                      : start_non_java_thread(context);
   if (kind > 0) {
@@ -134,6 +177,7 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
       if (is_below_continuation_entry(top)) {
         return ASGST_FRAMES_IN_HEAP;
       }
+      _executing = top;
       if (includes_native_frames() && !is_generated_code(context.pc)) {
         begin_native(context, top.sp(), top);
       } else {
@@ -205,7 +249,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   AsgstNativeFrame f = context;
   for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    if (leaf_frames == 16 || !native_caller(f, &caller)) {
+    bool found = leaf_frames == 0 && caller_of_frameless(f, &caller) &&
+                 thread->is_in_usable_stack((address)caller.sp);
+    if (leaf_frames == 16 || !(found || native_caller(f, &caller))) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     f = caller;
@@ -358,9 +404,10 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     out->method = (ASGST_Method)nm->method();
   } else {
     // A return address has an exact PcDesc; an interrupted pc at the top
-    // takes the next one, as the debug info is recorded after the call.
+    // (also below the C frames of a leaf call it made) takes the next one, as
+    // the debug info is recorded after the call.
     PcDesc* desc = nm->pc_desc_at(f.pc());
-    if (desc == nullptr && _physical_frames == 0) {
+    if (desc == nullptr && (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()))) {
       desc = nm->pc_desc_near(f.pc() + 1);
     }
     int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
@@ -442,7 +489,10 @@ bool AsgstStackWalker::step() {
 
 bool AsgstStackWalker::step_native() {
   AsgstNativeFrame caller;
-  bool found = native_caller(_pos.native, &caller);
+  // The interrupted function (the walk's first frame) may have no frame yet or any more.
+  bool found = (_pos.native.sp == _interrupted_sp && caller_of_frameless(_pos.native, &caller) &&
+                _thread->is_in_full_stack((address)caller.sp)) ||
+               native_caller(_pos.native, &caller);
   if (_pos.native_end != nullptr) {
     // Java frames follow: however far the chain got, they resume at the anchor.
     if (!found || caller.sp >= _pos.native_end || is_generated_code(caller.pc)) {

@@ -141,6 +141,8 @@ class AsgstStackWalker {
   AsgstNativeFrame _top_scope_frame;
   bool _top_first_pending;
   int _physical_frames;     // physical frames visited so far
+  intptr_t* _interrupted_sp;  // sp of the signal context that start() began with
+  frame _executing;         // the Java frame a thread in Java was executing (maybe in a leaf call)
   int _state;
 
   int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);

@@ -1,0 +1,102 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=default
+ * @summary A C function that generated code calls without a state change (a
+ *          leaf call, such as a GC barrier) has no frame of its own at its
+ *          first instruction, after its push of the frame pointer, and at its
+ *          return: the frame pointer still names the caller's caller. Every
+ *          sample in Java code is walked as it is and again as if the thread
+ *          stood at those three places of a C function it had just called;
+ *          all four walks must report the same Java frames.
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native AsgstLeafCallEdges
+ */
+
+/*
+ * @test id=interpreted
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native -Xint AsgstLeafCallEdges
+ */
+
+/*
+ * @test id=c2
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native -XX:-TieredCompilation AsgstLeafCallEdges
+ */
+
+public class AsgstLeafCallEdges {
+    static {
+        System.loadLibrary("AsgstLeafCallEdges");
+    }
+
+    // Samples the calling thread every intervalMicros of wall-clock time.
+    private static native void startSampling(int intervalMicros);
+    // Stops sampling; returns per place (entry, after push, return): the
+    // samples compared and those whose walks differed.
+    private static native long[] stopSampling();
+    // The first difference, described, or null.
+    private static native String firstDifference();
+
+    static volatile long sink;
+
+    public static void main(String[] args) {
+        startSampling(100);
+        long end = System.nanoTime() + 3_000_000_000L;
+        while (System.nanoTime() < end) {
+            sink += descend(12);
+        }
+        long[] r = stopSampling();
+        String[] places = {"entry", "after push", "return"};
+        for (int i = 0; i < places.length; i++) {
+            System.out.printf("at the %s: %d samples compared, %d walks differed%n", places[i], r[2 * i], r[2 * i + 1]);
+        }
+        String difference = firstDifference();
+        if (difference != null) {
+            System.out.println("first difference: " + difference);
+        }
+        for (int i = 0; i < places.length; i++) {
+            check(r[2 * i] >= 1000, "too few samples in Java code at the " + places[i] + ": " + r[2 * i]);
+            check(r[2 * i + 1] == 0, r[2 * i + 1] + " walks at the " + places[i] + " of a leaf call differed");
+        }
+    }
+
+    static long descend(int depth) {
+        return depth == 0 ? hot(sink) : descend(depth - 1) + 1;
+    }
+
+    static long hot(long seed) {
+        long r = seed;
+        for (int i = 0; i < 20_000; i++) {
+            r = r * 31 + step(i, r);
+        }
+        return r;
+    }
+
+    static long step(int i, long r) {
+        return i ^ (r >>> 7);
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new RuntimeException(message);
+        }
+    }
+}

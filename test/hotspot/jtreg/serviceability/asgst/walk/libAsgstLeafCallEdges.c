@@ -1,0 +1,195 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * Walks each sample of Java code (AsgstLeafCallEdges.java) as it is, and again
+ * from a context made as if the thread had just called a C function and stood
+ * at its first instruction (push %rbp), after that push, or at its ret: the
+ * return address (and the pushed frame pointer) written just below the
+ * thread's sp, where the interrupted Java code keeps nothing, and restored
+ * after the walk.
+ */
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "profile.h"
+#include "../native/asgstTestSupport.h"
+
+/* A C function with a frame pointer, as gcc makes them: the walks pretend to
+   be at its first instruction, at its second (after the push) and at its ret. */
+__asm__(".text\n"
+        ".p2align 4\n"
+        "asgst_test_framed_leaf:\n"
+        "  push %rbp\n"
+        "  mov %rsp, %rbp\n"
+        "  pop %rbp\n"
+        "  ret\n");
+extern char asgst_test_framed_leaf[];
+#define AFTER_PUSH_OFFSET 1
+#define RET_OFFSET 5
+
+#define COMPARED_FRAMES 8
+enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, PLACES };
+
+typedef struct {
+  int kind;
+  int end_state;
+  int count;                       /* Java frames, up to COMPARED_FRAMES */
+  ASGST_Frame frames[COMPARED_FRAMES];
+  ASGST_Frame first;               /* the first frame of any kind */
+  int any;
+} Walk;
+
+static volatile long compared[PLACES], differed[PLACES];
+static volatile int difference_recorded;
+static char difference[2048];
+static timer_t timer;
+
+static void record(ASGST_Iterator* iterator, void* arg) {
+  Walk* walk = (Walk*)arg;
+  ASGST_Frame frame;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (!walk->any) {
+      walk->first = frame;
+      walk->any = 1;
+    }
+    if (frame.type != ASGST_FRAME_NON_JAVA && walk->count < COMPARED_FRAMES) {
+      walk->frames[walk->count++] = frame;
+    }
+  }
+  walk->end_state = ASGST_State(iterator);
+}
+
+static void run_walk(void* ucontext, Walk* walk) {
+  walk->count = 0;
+  walk->any = 0;
+  walk->end_state = 1;
+  walk->kind = ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, record, walk);
+}
+
+static int same_walk(const Walk* a, const Walk* b) {
+  int i;
+  if (a->kind != b->kind || a->end_state != b->end_state || a->count != b->count) {
+    return 0;
+  }
+  for (i = 0; i < a->count; i++) {
+    if (a->frames[i].method != b->frames[i].method || a->frames[i].bci != b->frames[i].bci) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void describe(char* text, size_t size, size_t* used, const Walk* walk) {
+  int i;
+  *used += (size_t)snprintf(text + *used, size - *used, "kind %d end %d: ", walk->kind, walk->end_state);
+  for (i = 0; i < walk->count && *used < size; i++) {
+    asgst_test_describe_frame(text, size, used, &walk->frames[i]);
+  }
+}
+
+static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
+  static __thread Walk real, fake;
+  static __thread ucontext_t made;
+  ucontext_t* uc = (ucontext_t*)ucontext;
+  greg_t pc = uc->uc_mcontext.gregs[REG_RIP];
+  greg_t sp = uc->uc_mcontext.gregs[REG_RSP];
+  greg_t fp = uc->uc_mcontext.gregs[REG_RBP];
+  greg_t* below = (greg_t*)sp;
+  greg_t saved[2];
+  int place;
+  (void)signo; (void)info;
+  run_walk(ucontext, &real);
+  /* Only in Java code (the interpreter or compiled code): it keeps nothing below sp,
+     where the made contexts put a return address and a frame pointer. */
+  if (!real.any || real.first.type == ASGST_FRAME_NON_JAVA || (greg_t)real.first.pc != pc ||
+      real.end_state != ASGST_NO_FRAME) {
+    return;
+  }
+  saved[0] = below[-1];
+  saved[1] = below[-2];
+  for (place = 0; place < PLACES; place++) {
+    made = *uc;
+    below[-1] = pc;   /* the return address the call pushed */
+    below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
+    made.uc_mcontext.gregs[REG_RBP] = fp;
+    switch (place) {
+      case AT_ENTRY:
+        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_framed_leaf;
+        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        break;
+      case AFTER_PUSH:
+        made.uc_mcontext.gregs[REG_RIP] = (greg_t)(asgst_test_framed_leaf + AFTER_PUSH_OFFSET);
+        made.uc_mcontext.gregs[REG_RSP] = sp - 16;
+        break;
+      case AT_RET:
+        made.uc_mcontext.gregs[REG_RIP] = (greg_t)(asgst_test_framed_leaf + RET_OFFSET);
+        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        break;
+    }
+    run_walk(&made, &fake);
+    __atomic_fetch_add(&compared[place], 1, __ATOMIC_RELAXED);
+    if (!same_walk(&real, &fake)) {
+      __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
+      if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
+        size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
+        describe(difference, sizeof(difference), &used, &real);
+        if (used < sizeof(difference)) {
+          used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
+          describe(difference, sizeof(difference), &used, &fake);
+        }
+      }
+    }
+  }
+  below[-1] = saved[0];
+  below[-2] = saved[1];
+}
+
+JNIEXPORT void JNICALL Java_AsgstLeafCallEdges_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
+  (void)cls;
+  if (asgst_test_start_sampling(on_sigprof, CLOCK_MONOTONIC, interval_micros, &timer) != 0) {
+    (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot start the timer");
+  }
+}
+
+JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, jclass cls) {
+  jlongArray result = (*env)->NewLongArray(env, 2 * PLACES);
+  jlong values[2 * PLACES];
+  int i;
+  (void)cls;
+  timer_delete(timer);
+  for (i = 0; i < PLACES; i++) {
+    values[2 * i] = compared[i];
+    values[2 * i + 1] = differed[i];
+  }
+  (*env)->SetLongArrayRegion(env, result, 0, 2 * PLACES, values);
+  return result;
+}
+
+JNIEXPORT jstring JNICALL Java_AsgstLeafCallEdges_firstDifference(JNIEnv* env, jclass cls) {
+  (void)cls;
+  return __atomic_load_n(&difference_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, difference) : NULL;
+}
