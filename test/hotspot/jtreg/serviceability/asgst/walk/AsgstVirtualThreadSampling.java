@@ -18,7 +18,7 @@
  */
 
 /*
- * @test
+ * @test id=c1
  * @summary Signal-handler walks of carrier threads while virtual threads
  *          yield with deep stacks and return through frames that are thawed
  *          lazily (the return barrier): while a continuation is entered
@@ -27,8 +27,19 @@
  *          with it never reaches the carrier without the continuation's entry.
  *          Regression test for walks from the thaw stubs, which move sp to the
  *          continuation's entry.
+ * @comment C1 only: a compiled Continuation.run made not entrant by a later
+ *          tier is deoptimized when enterSpecial returns to it, after the
+ *          continuation's entry is unlinked; walks then begin in the
+ *          deoptimization's C++ frames and show Continuation.run rightly.
  * @requires os.family == "linux"
- * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=2 AsgstVirtualThreadSampling
+ * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=2 -XX:TieredStopAtLevel=1
+ *                          AsgstVirtualThreadSampling
+ */
+
+/*
+ * @test id=interpreted
+ * @requires os.family == "linux"
+ * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=2 -Xint AsgstVirtualThreadSampling
  */
 
 import java.lang.classfile.ClassFile;

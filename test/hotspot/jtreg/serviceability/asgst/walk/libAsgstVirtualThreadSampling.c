@@ -44,7 +44,7 @@
 enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, COUNTS };
 static volatile long counts[COUNTS];
 
-static ASGST_Method deep_method, continuation_run, continuation_enter;
+static ASGST_Method deep_method, continuation_run, continuation_enter, do_yield;
 static int enter_special_calls[MAX_CALLS];
 static int enter_special_call_count;
 static char* enter_special_begin;  /* enterSpecial's code */
@@ -68,8 +68,9 @@ typedef struct {
 /* A frame of Continuation.run at a call of enterSpecial, below another frame:
    the continuation is entered, its frames are on the stack or in the heap. (As
    the top frame, it may have returned from the call a moment ago; below
-   enterSpecial at work in its own code at the top, the continuation is not yet
-   or no longer entered.) */
+   enterSpecial at work in its own code at the top, or doYield's stub returning
+   after it unlinked the entry, the continuation is not yet or no longer
+   entered.) */
 static int is_entered_run(const ASGST_Frame* frame) {
   int i;
   for (i = 0; frame->method == continuation_run && i < enter_special_call_count; i++) {
@@ -92,7 +93,8 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
     if (count++ == 0) {
       continue;
     }
-    if (count == 2 && (char*)seen[0].pc >= enter_special_begin && (char*)seen[0].pc < enter_special_end) {
+    if (count == 2 && (((char*)seen[0].pc >= enter_special_begin && (char*)seen[0].pc < enter_special_end) ||
+                       seen[0].method == do_yield)) {
       break;
     }
     if (frame.method == NULL) {
@@ -176,7 +178,8 @@ JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_sampleThisCarrier(JNIEnv*
     deep_method = ASGST_JMethodIDToMethod((*env)->GetStaticMethodID(env, cls, "deep", "(I)J"));
     continuation_run = method_of(env, "jdk/internal/vm/Continuation", "run", "()V", 0);
     continuation_enter = method_of(env, "jdk/internal/vm/Continuation", "enter", "(Ljdk/internal/vm/Continuation;Z)V", 1);
-    if (deep_method == NULL || continuation_run == NULL || continuation_enter == NULL) {
+    do_yield = method_of(env, "jdk/internal/vm/Continuation", "doYield", "()I", 1);
+    if (deep_method == NULL || continuation_run == NULL || continuation_enter == NULL || do_yield == NULL) {
       pthread_mutex_unlock(&carriers_lock);
       (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "methods not found");
       return;
