@@ -8,6 +8,7 @@
 #   make test-stress       the long tier: fuzzing for DURATION seconds per run, and the
 #                          stress matrix with DURATION seconds per cell (default 10),
 #                          each cell's report in build/CONF/test-results/asgst-stress;
+#                          WORKLOADS="h2 rhino" runs only those workloads' matrices;
 #                          RENAISSANCE_JAR=path adds the Renaissance suite
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
@@ -56,7 +57,16 @@ test: prepare
 # modes x platform/virtual threads) with DURATION seconds per cell.
 DURATION ?= 10
 RENAISSANCE_JAR ?=
-STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz test/hotspot/jtreg/serviceability/asgst/stress/AsgstStress.java
+STRESS_TEST := test/hotspot/jtreg/serviceability/asgst/stress/AsgstStress.java
+# WORKLOADS narrows the long tier to the stress matrices of some workloads,
+# without fuzzing, so that a slow (fastdebug) build can take it in parts.
+WORKLOADS ?=
+ifeq ($(WORKLOADS),)
+  STRESS_TESTS := test/hotspot/jtreg/serviceability/asgst/fuzz $(STRESS_TEST)
+else
+  HASH := \#
+  STRESS_TESTS := $(foreach w,$(WORKLOADS),$(STRESS_TEST)$(HASH)$(w))
+endif
 # Every cell's whole report (jtreg's .jtr keeps one line per passed cell).
 STRESS_REPORTS = $(JDK_DIR)/build/$(ASGST_CONF)/test-results/asgst-stress
 STRESS_OPTIONS = -Dasgst.fuzz.seconds=$(DURATION) -Dasgst.stress.seconds=$(DURATION) \
@@ -67,7 +77,7 @@ ifneq ($(RENAISSANCE_JAR),)
 endif
 
 test-stress: prepare
-	@rm -rf $(STRESS_REPORTS)
+	@$(if $(WORKLOADS),rm -f $(foreach w,$(WORKLOADS),$(STRESS_REPORTS)/$(w)-*.txt),rm -rf $(STRESS_REPORTS))
 	@ASGST_JTREG="JAVA_OPTIONS=$(STRESS_OPTIONS)" \
 	  ASGST_ENV_BIND="$(ASGST_ENV_BIND) $(if $(RENAISSANCE_JAR),$(dir $(abspath $(RENAISSANCE_JAR))))" \
 	  $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"; status=$$?; \
