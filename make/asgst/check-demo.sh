@@ -39,7 +39,12 @@ HOT_NAMES=('Workload.main' 'Workload.mix' 'Workload.lambda$main$1')
 
 # Profiles the workload once; extra is an extended regular expression the
 # output must also match. AsyncGetCallTrace fails more walks by itself (10-17%
-# in make demo), so agct gets a looser bound than the ASGST modes.
+# in make demo, 22% in make test; on a fastdebug build 78%), so agct gets a
+# looser bound than the ASGST modes.
+agct_max_share=30
+if "$in_env" "$image/bin/java" -version 2>&1 | grep -q fastdebug; then
+  agct_max_share=90
+fi
 check() {  # name options file extra
   local name=$1 options=$2 file="$out/runs/$3" extra=${4:-} log="$out/runs/$3.log" problems=()
   "$in_env" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" -cp "$out/classes" \
@@ -48,7 +53,7 @@ check() {  # name options file extra
   [ "$code" = 0 ] || problems+=("exit $code (see $log)")
   read -r samples lost walks_failed < <(sed -n \
       's/^asgstprof: mode [a-z]*, \([0-9]*\) samples, \([0-9]*\) lost, \([0-9]*\) failed walks.*/\1 \2 \3/p' "$log")
-  case $options in *mode=agct*) max_share=30 ;; esac
+  case $options in *mode=agct*) max_share=$agct_max_share ;; esac
   if [ -z "$samples" ]; then
     problems+=("no asgstprof summary on stderr")
   elif [ "$samples" -eq 0 ]; then

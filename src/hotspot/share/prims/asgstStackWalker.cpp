@@ -249,7 +249,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   AsgstNativeFrame f = context;
   for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    bool found = leaf_frames == 0 && caller_of_frameless(f, &caller) &&
+    bool found = leaf_frames == 0 && (caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
                  thread->is_in_usable_stack((address)caller.sp);
     if (leaf_frames == 16 || !(found || native_caller(f, &caller))) {
       return ASGST_NO_TOP_JAVA_FRAME;
@@ -429,20 +429,46 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   return true;
 }
 
-bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const {
+// Whether f, an interpreted frame, is sound: its method and bcp can then be
+// read directly.
+bool AsgstStackWalker::is_valid_interpreted_frame(const frame& f) const {
   // is_interpreted_frame_valid reads below fp without checking it: check fp
-  // first. It then validates the method (through SafeFetch) and the bcp, so
-  // both can be read directly afterwards.
+  // first. It then validates the method (through SafeFetch) and the bcp.
   intptr_t* fp = f.fp();
-  if (!checked &&
-      (fp == nullptr || !is_aligned(fp, wordSize) || !_thread->is_in_full_stack((address)fp) ||
-       !_thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) ||
-       // is_interpreted_frame_valid trusts a method with the right vtable
-       // pointer, which a freed method may still have: check it deeper first.
-       !AsgstMethodInfo::has_readable_metadata((Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) ||
-       !f.is_interpreted_frame_valid(JavaThread::cast(_thread)))) {
+  return fp != nullptr && is_aligned(fp, wordSize) && _thread->is_in_full_stack((address)fp) &&
+         _thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) &&
+         // is_interpreted_frame_valid trusts a method with the right vtable
+         // pointer, which a freed method may still have: check it deeper first.
+         AsgstMethodInfo::has_readable_metadata((Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) &&
+         f.is_interpreted_frame_valid(JavaThread::cast(_thread));
+}
+
+// The interpreter's frame below a C function that has no frame at all (a
+// tail call such as G1's post-write barrier entry), which the interpreter
+// called without a state change: the return address lies at sp, and the
+// frame pointer is still the interpreted frame's, so the chain would take
+// that frame's caller for the top. Accepted only where the return address
+// lies in the interpreter and makes a sound interpreted frame with the frame
+// pointer (in a C function with a frame, fp names that frame instead).
+bool AsgstStackWalker::interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
+  if (f.sp == nullptr || !is_aligned(f.sp, wordSize) || !_thread->is_in_full_stack((address)(f.sp + 1))) {
     return false;
   }
+  address pc = (address)SafeFetchN(f.sp, 0);
+  if (pc == nullptr || !Interpreter::contains(pc) || !is_valid_interpreted_frame(frame(f.sp + 1, f.fp, pc))) {
+    return false;
+  }
+  caller->pc = pc;
+  caller->sp = f.sp + 1;
+  caller->fp = f.fp;
+  return true;
+}
+
+bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const {
+  if (!checked && !is_valid_interpreted_frame(f)) {
+    return false;
+  }
+  intptr_t* fp = f.fp();
   Method* method = f.interpreter_frame_method();
   bool is_native = method->is_native();
   out->type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;

@@ -169,6 +169,8 @@ class AsgstStackWalker {
   bool replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) const;
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool leaves_continuation_unseen(const frame& f, const frame& caller) const;
+  bool is_valid_interpreted_frame(const frame& f) const;
+  bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool is_below_continuation_entry(const frame& top) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error

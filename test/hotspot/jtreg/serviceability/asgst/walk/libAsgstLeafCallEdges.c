@@ -20,7 +20,8 @@
 /*
  * Walks each sample of Java code (AsgstLeafCallEdges.java) as it is, and again
  * from a context made as if the thread had just called a C function and stood
- * at its first instruction (push %rbp), after that push, or at its ret: the
+ * at its first instruction (push %rbp), after that push, or at its ret, or
+ * (for samples of interpreted code) in a C function without any frame: the
  * return address (and the pushed frame pointer) written just below the
  * thread's sp, where the interrupted Java code keeps nothing, and restored
  * after the walk.
@@ -46,13 +47,18 @@ __asm__(".text\n"
         "  push %rbp\n"
         "  mov %rsp, %rbp\n"
         "  pop %rbp\n"
+        "  ret\n"
+        ".p2align 4\n"
+        "asgst_test_frameless_leaf:\n"
+        "  mov %rdi, %rax\n"
         "  ret\n");
 extern char asgst_test_framed_leaf[];
+extern char asgst_test_frameless_leaf[];
 #define AFTER_PUSH_OFFSET 1
 #define RET_OFFSET 5
 
 #define COMPARED_FRAMES 8
-enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, PLACES };
+enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, PLACES };
 
 typedef struct {
   int kind;
@@ -132,6 +138,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   saved[0] = below[-1];
   saved[1] = below[-2];
   for (place = 0; place < PLACES; place++) {
+    if (place == FRAMELESS && real.frames[0].comp_level != 0) {
+      continue;  /* only the interpreter's frame is recognized below a function without a frame */
+    }
     made = *uc;
     below[-1] = pc;   /* the return address the call pushed */
     below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
@@ -147,6 +156,10 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
         break;
       case AT_RET:
         made.uc_mcontext.gregs[REG_RIP] = (greg_t)(asgst_test_framed_leaf + RET_OFFSET);
+        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        break;
+      case FRAMELESS:
+        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
         made.uc_mcontext.gregs[REG_RSP] = sp - 8;
         break;
     }
