@@ -67,10 +67,7 @@ typedef struct {
 
 /* A frame of Continuation.run at a call of enterSpecial, below another frame:
    the continuation is entered, its frames are on the stack or in the heap. (As
-   the top frame, it may have returned from the call a moment ago; below
-   enterSpecial at work in its own code at the top, or doYield's stub returning
-   after it unlinked the entry, the continuation is not yet or no longer
-   entered.) */
+   the top frame, it may have returned from the call a moment ago.) */
 static int is_entered_run(const ASGST_Frame* frame) {
   int i;
   for (i = 0; frame->method == continuation_run && i < enter_special_call_count; i++) {
@@ -81,27 +78,28 @@ static int is_entered_run(const ASGST_Frame* frame) {
   return 0;
 }
 
+/* enterSpecial at work in its own code, or doYield's stub returning after it
+   unlinked the continuation's entry: the thread is its carrier. */
+static int is_between_continuations(const ASGST_Frame* top) {
+  return ((char*)top->pc >= enter_special_begin && (char*)top->pc < enter_special_end) || top->method == do_yield;
+}
+
 static void check_walk(ASGST_Iterator* iterator, void* arg) {
   int options = ((WalkArg*)arg)->options;
   ASGST_Frame frame;
   ASGST_Frame seen[24];
-  int count = 0, saw_deep = 0, saw_entry = 0, wrong = 0, state;
+  int count = 0, saw_deep = 0, saw_entry = 0, wrong = 0, done = 0, state;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    if (count < 24) {
-      seen[count] = frame;
+    int index = count++;
+    if (index < 24) {
+      seen[index] = frame;
     }
-    if (count++ == 0) {
+    saw_deep |= frame.method == deep_method;
+    if (index == 0 || done || frame.method == NULL) {
       continue;
     }
-    if (count == 2 && (((char*)seen[0].pc >= enter_special_begin && (char*)seen[0].pc < enter_special_end) ||
-                       seen[0].method == do_yield)) {
-      break;
-    }
-    if (frame.method == NULL) {
-      continue;
-    }
-    if (frame.method == deep_method) {
-      saw_deep = 1;
+    if (index == 1 && is_between_continuations(&seen[0])) {
+      done = 1;
     } else if (frame.method == continuation_enter) {
       saw_entry = 1;
     } else if (is_entered_run(&frame) || (saw_entry && frame.method == continuation_run)) {
@@ -113,7 +111,7 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
         add(PAST_ENTRY);
         wrong = 1;
       }
-      break;
+      done = 1;
     }
   }
   state = ASGST_State(iterator);
