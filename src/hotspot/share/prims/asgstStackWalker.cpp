@@ -385,6 +385,13 @@ void AsgstStackWalker::report_native(address pc, intptr_t* sp, intptr_t* fp, ASG
 // Reports a frame of a Java segment: Java frames, and stubs when native
 // frames are asked for. Compiled frames start with their innermost scope.
 bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
+  if (f.cb() == nullptr) {
+    // Not generated code: a sender or an anchor that names C code, which
+    // only a native segment walks (HotSpot's frame functions that the steps
+    // use assume a code blob). The walk has lost its way; it ends here.
+    stop(ASGST_BROKEN_FRAME);
+    return false;
+  }
   if (f.is_interpreted_frame()) {
     return report_interpreted(f, _pos.checked, out);
   }
