@@ -202,7 +202,7 @@ public class AsgstStress {
             failure = "hung (killed after " + limitSeconds + " s)";
         } else if (out.getExitValue() != 0) {
             failure = "exit value " + out.getExitValue();
-            report += out.getStderr();
+            report += fatalErrorSummary(out.getStdout()) + out.getStderr();
         } else {
             failure = check(out.getStdout(), seconds, workload.equals("renaissance"));
         }
@@ -215,6 +215,17 @@ public class AsgstStress {
             System.out.print(header + "; FAILED: " + failure + "\n" + report);
         }
         return failure;
+    }
+
+    /** The lines of a VM's fatal error report on standard output ("# ..."): what failed, where. */
+    static String fatalErrorSummary(String stdout) {
+        StringBuilder b = new StringBuilder();
+        for (String line : stdout.split("\n")) {
+            if (line.startsWith("#")) {
+                b.append("  ").append(line).append('\n');
+            }
+        }
+        return b.toString();
     }
 
     /** Writes a cell's whole report into the directory -Dasgst.stress.reports names, if any. */
