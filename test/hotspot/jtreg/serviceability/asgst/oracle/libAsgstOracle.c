@@ -83,9 +83,6 @@
 #define MAX_MISMATCHES 16
 #define HALT_TIMEOUT_NANOS (20 * 1000 * 1000)
 #define SIGNAL SIGPROF
-/* ASGST's implementation-specific error (doc/stack-walking.md): older frames of
-   a virtual thread are frozen in a stack chunk in the heap. */
-#define FRAMES_IN_HEAP (-19)
 
 typedef struct {
   volatile int depth;            /* may exceed MAX_DEPTH; only the first MAX_DEPTH ids are kept */
@@ -344,12 +341,12 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
     }
   }
   end = ASGST_State(iterator);
-  if (end != ASGST_NO_FRAME && end != FRAMES_IN_HEAP) {
+  if (end != ASGST_NO_FRAME && end != ASGST_TEST_FRAMES_IN_HEAP) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
   compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
-          end == FRAMES_IN_HEAP, walk->detail);
+          end == ASGST_TEST_FRAMES_IN_HEAP, walk->detail);
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
@@ -509,7 +506,7 @@ static void check_synchronously(Trace* trace) {
   /* ASGST from here against GetStackTrace: every Java frame, method and bci
      (if the walk ended at frames in the heap, the top frames it showed). */
   if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
-      (all.end != ASGST_NO_FRAME && all.end != FRAMES_IN_HEAP)) {
+      (all.end != ASGST_NO_FRAME && all.end != ASGST_TEST_FRAMES_IN_HEAP)) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
   }
@@ -518,7 +515,7 @@ static void check_synchronously(Trace* trace) {
     return;
   }
   add(&counters[SAFEPOINT][COMPARED], 1);
-  partial = all.end == FRAMES_IN_HEAP;
+  partial = all.end == ASGST_TEST_FRAMES_IN_HEAP;
   if (partial) {
     add(&counters[SAFEPOINT][PARTIAL], 1);
   }

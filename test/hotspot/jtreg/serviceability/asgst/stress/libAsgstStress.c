@@ -50,15 +50,12 @@
 #include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSampling.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_THREADS 1024
 #define MAX_CODES 32
 #define SIGNAL SIGPROF
 #define HALT_TIMEOUT_NANOS (20 * 1000 * 1000)
-/* ASGST's implementation-specific errors (doc/stack-walking.md): a frame failed its
- * checks; older frames of a virtual thread are frozen in a stack chunk in the heap. */
-#define FRAMES_IN_HEAP (-19)
-#define BROKEN_FRAME (-17)
 
 typedef struct {
   const char* name;
@@ -204,7 +201,7 @@ static void walk_frames(ASGST_Iterator* iterator, void* arg) {
   add(&stats->info_failures, info_failures);
   if (state == ASGST_NO_FRAME) {
     add(&stats->complete, 1);
-  } else if (state == FRAMES_IN_HEAP) {
+  } else if (state == ASGST_TEST_FRAMES_IN_HEAP) {
     add(&stats->in_heap, 1);
   } else {
     add(&stats->failed, 1);
@@ -230,13 +227,13 @@ static void walk_with_call_trace(void* ucontext) {
   trace.frames = frames;
   AsyncGetStackTrace(&trace, 256, ucontext, ASGST_INCLUDE_C_FRAMES);
   add(&call_trace_stats.walks, 1);
-  if (trace.num_frames == FRAMES_IN_HEAP) {
+  if (trace.num_frames == ASGST_TEST_FRAMES_IN_HEAP) {
     add(&call_trace_stats.in_heap, 1);  /* the frames are not returned: count the walk alone */
     return;
   }
   if (trace.num_frames < 0) {
     /* An error after the start is a failed walk; the others are refusals. */
-    add(trace.num_frames == BROKEN_FRAME ? &call_trace_stats.failed : &call_trace_stats.refused, 1);
+    add(trace.num_frames == ASGST_TEST_BROKEN_FRAME ? &call_trace_stats.failed : &call_trace_stats.refused, 1);
     count_code(&call_trace_stats, trace.num_frames);
     return;
   }

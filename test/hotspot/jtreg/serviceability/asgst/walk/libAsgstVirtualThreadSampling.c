@@ -38,8 +38,6 @@
 
 #define MAX_CARRIERS 64
 #define MAX_CALLS 8
-/* ASGST's implementation-specific error (doc/stack-walking.md). */
-#define FRAMES_IN_HEAP (-19)
 
 enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, COUNTS };
 static volatile long counts[COUNTS];
@@ -121,7 +119,7 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
   }
   if (state == ASGST_NO_FRAME) {
     add(COMPLETE);
-  } else if (state == FRAMES_IN_HEAP) {
+  } else if (state == ASGST_TEST_FRAMES_IN_HEAP) {
     add(IN_HEAP);
   } else {
     add(OTHER_ERRORS);
