@@ -241,32 +241,97 @@ int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame
 // that compiled code calls without a thread state change (a leaf call) is
 // followed along the frame pointer chain back into the generated code.
 int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context,
-                                            frame* top) const {
+                                            frame* top) {
   if (context.pc == nullptr || context.sp == nullptr ||
       !thread->is_in_usable_stack((address)context.sp)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   AsgstNativeFrame f = context;
-  for (int leaf_frames = 0; !is_generated_code(f.pc); leaf_frames++) {
+  bool along_chain = true;
+  for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
     bool found = leaf_frames == 0 && (caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
                  thread->is_in_usable_stack((address)caller.sp);
-    if (leaf_frames == 16 || !(found || native_caller(f, &caller))) {
-      return ASGST_NO_TOP_JAVA_FRAME;
+    along_chain = leaf_frames < 16 && (found || native_caller(f, &caller));
+    if (along_chain) {
+      f = caller;
     }
-    f = caller;
   }
+  if (!is_generated_code(context.pc) &&
+      compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
+    return 1;
+  }
+  if (!along_chain || !generated_frame_at(thread, f, top)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  return 1;
+}
+
+// The frame of generated code at f, if the sender check takes it.
+bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
   frame candidate(f.sp, f.fp, f.pc);
   if (!candidate.safe_for_sender(thread)) {
     // Compiled code may use the frame pointer register for anything.
     frame without_fp(f.sp, nullptr, f.pc);
     if (!without_fp.safe_for_sender(thread)) {
-      return ASGST_NO_TOP_JAVA_FRAME;
+      return false;
     }
     candidate = without_fp;
   }
-  *top = candidate;
-  return 1;
+  *result = candidate;
+  return true;
+}
+
+// The compiled frame below a C function that has no frame at all (a tail
+// call such as G1's post-write barrier entry), which compiled code called
+// without a state change: the return address lies at sp, and the frame
+// pointer holds whatever the compiled code kept in it. Where that is a frame
+// pointer of an older frame, the chain starts there and loses the frames
+// above it. Accepted only where the word at sp is a pc in a Java method's
+// compiled code that makes a frame that the sender check takes, and, where
+// the chain found generated code (chain_end), only if that frame's senders
+// lead to it: in a C function with a frame the chain is right, and the word
+// at sp is one of the function's locals.
+bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
+                                             const AsgstNativeFrame* chain_end, frame* result) {
+  if (f.sp == nullptr || !is_aligned(f.sp, wordSize) || !thread->is_in_usable_stack((address)(f.sp + 1))) {
+    return false;
+  }
+  address pc = (address)SafeFetchN(f.sp, 0);
+  CodeBlob* cb = CodeCache::find_blob(pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  AsgstNativeFrame caller = { pc, f.sp + 1, f.fp };
+  frame candidate;
+  if (nm == nullptr || nm->method() == nullptr ||
+      !generated_frame_at(thread, caller, &candidate)) {
+    return false;
+  }
+  if (chain_end != nullptr && !senders_lead_to(thread, candidate, *chain_end)) {
+    return false;
+  }
+  *result = candidate;
+  return true;
+}
+
+// Whether f or one of its next senders is the frame at end (by sp and pc),
+// every step taken by the sender check.
+bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end) {
+  frame current = f;
+  bool in_continuation = thread->last_continuation() != nullptr;
+  for (int n = 0; n < max_joined_frames; n++) {
+    if (current.sp() >= end.sp) {
+      // pc() is a deoptimized frame's original pc, raw_pc() the one in its frame.
+      return current.sp() == end.sp && (current.pc() == end.pc || current.raw_pc() == end.pc);
+    }
+    // Calls from C and continuation boundaries: step_java's steps, not needed here.
+    if (current.is_entry_frame() || current.is_upcall_stub_frame() || !current.safe_for_sender(thread) ||
+        (in_continuation && (Continuation::is_continuation_enterSpecial(current) ||
+                             Continuation::is_cont_barrier_frame(current)))) {
+      return false;
+    }
+    current = current.sender(&_map);
+  }
+  return false;
 }
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.

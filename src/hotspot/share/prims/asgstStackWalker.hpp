@@ -107,6 +107,9 @@ class AsgstStackWalker {
  private:
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
+  // Most frames followed from a compiled frame found at sp to the frame
+  // that the frame pointer chain found.
+  static const int max_joined_frames = 256;
   // Longest chain of nested continuations followed.
   static const int max_continuation_depth = 1 << 10;
 
@@ -148,7 +151,11 @@ class AsgstStackWalker {
   int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);
   int start_non_java_thread(const AsgstNativeFrame& context);
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
-  int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top) const;
+  int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
+  bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const;
+  bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
+                             frame* result);
+  bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end);
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,

@@ -21,7 +21,7 @@
  * Walks each sample of Java code (AsgstLeafCallEdges.java) as it is, and again
  * from a context made as if the thread had just called a C function and stood
  * at its first instruction (push %rbp), after that push, or at its ret, or
- * (for samples of interpreted code) in a C function without any frame: the
+ * in a C function without any frame: the
  * return address (and the pushed frame pointer) written just below the
  * thread's sp, where the interrupted Java code keeps nothing, and restored
  * after the walk.
@@ -138,9 +138,6 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   saved[0] = below[-1];
   saved[1] = below[-2];
   for (place = 0; place < PLACES; place++) {
-    if (place == FRAMELESS && real.frames[0].comp_level != 0) {
-      continue;  /* only the interpreter's frame is recognized below a function without a frame */
-    }
     made = *uc;
     below[-1] = pc;   /* the return address the call pushed */
     below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
