@@ -285,45 +285,58 @@ bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeF
 // The compiled frame below a C function that has no frame at all (a tail
 // call such as G1's post-write barrier entry), which compiled code called
 // without a state change: the return address lies at sp, and the frame
-// pointer holds whatever the compiled code kept in it. Where that is a frame
-// pointer of an older frame, the chain starts there and loses the frames
-// above it. Accepted only where the word at sp is a pc in a Java method's
-// compiled code that makes a frame that the sender check takes, and, where
-// the chain found generated code (chain_end), only if that frame's senders
-// lead to it: in a C function with a frame the chain is right, and the word
-// at sp is one of the function's locals.
+// pointer holds whatever the compiled code kept in it. Where that is the
+// frame pointer of an older frame, the chain begins there and loses the
+// frames above it. Taken where the word at sp is a return address into a
+// Java method's compiled code (sp 8 bytes off the alignment a call keeps)
+// whose frame passes the sender check, and, where the chain reached
+// generated code (chain_end), only if that frame's senders lead to the
+// chain's frame or to the frame whose frame pointer the context holds. Such
+// a call from a barrier stub comes after the stub saved live registers below
+// the frame: with a chain to join, the frame's sp is also looked for higher.
 bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
                                              const AsgstNativeFrame* chain_end, frame* result) {
-  if (f.sp == nullptr || !is_aligned(f.sp, wordSize) || !thread->is_in_usable_stack((address)(f.sp + 1))) {
+  if (f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
+      !thread->is_in_usable_stack((address)(f.sp + 1))) {
     return false;
   }
   address pc = (address)SafeFetchN(f.sp, 0);
   CodeBlob* cb = CodeCache::find_blob(pc);
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-  AsgstNativeFrame caller = { pc, f.sp + 1, f.fp };
-  frame candidate;
-  if (nm == nullptr || nm->method() == nullptr ||
-      !generated_frame_at(thread, caller, &candidate)) {
+  // A deoptimization handler's pc makes the frame read its original pc from
+  // the frame (and assert it); no call returns there.
+  if (nm == nullptr || nm->method() == nullptr || !nm->insts_contains(pc) || nm->is_deopt_pc(pc)) {
     return false;
   }
-  if (chain_end != nullptr && !senders_lead_to(thread, candidate, *chain_end)) {
-    return false;
+  int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
+  const int aligned_step = StackAlignmentInBytes / wordSize;
+  for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(f.sp + 1 + k)); k += aligned_step) {
+    AsgstNativeFrame caller = { pc, f.sp + 1 + k, f.fp };
+    frame candidate;
+    if (generated_frame_at(thread, caller, &candidate) &&
+        (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp))) {
+      *result = candidate;
+      return true;
+    }
   }
-  *result = candidate;
-  return true;
+  return false;
 }
 
 // Whether f or one of its next senders is the frame at end (by sp and pc),
-// every step taken by the sender check.
-bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end) {
+// or an interpreted or call stub frame whose frame pointer is fp: the chain
+// began there. Every step is taken by the sender check.
+bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end,
+                                       intptr_t* fp) {
   frame current = f;
   bool in_continuation = thread->last_continuation() != nullptr;
   for (int n = 0; n < max_joined_frames; n++) {
-    if (current.sp() >= end.sp) {
-      // pc() is a deoptimized frame's original pc, raw_pc() the one in its frame.
-      return current.sp() == end.sp && (current.pc() == end.pc || current.raw_pc() == end.pc);
+    if ((current.is_interpreted_frame() || current.is_entry_frame()) && current.fp() == fp) {
+      return true;
     }
-    // Calls from C and continuation boundaries: step_java's steps, not needed here.
+    if (current.sp() >= end.sp) {
+      return current.sp() == end.sp && current.pc() == end.pc;
+    }
+    // Calls from C and continuation boundaries need step_java's steps: not followed.
     if (current.is_entry_frame() || current.is_upcall_stub_frame() || !current.safe_for_sender(thread) ||
         (in_continuation && (Continuation::is_continuation_enterSpecial(current) ||
                              Continuation::is_cont_barrier_frame(current)))) {

@@ -110,6 +110,9 @@ class AsgstStackWalker {
   // Most frames followed from a compiled frame found at sp to the frame
   // that the frame pointer chain found.
   static const int max_joined_frames = 256;
+  // Most words a barrier stub saves below a compiled frame before a C call
+  // (live general and vector registers) that a walk looks past.
+  static const int max_saved_register_words = 320;
   // Longest chain of nested continuations followed.
   static const int max_continuation_depth = 1 << 10;
 
@@ -155,7 +158,7 @@ class AsgstStackWalker {
   bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
                              frame* result);
-  bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end);
+  bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp);
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,

@@ -21,10 +21,11 @@
  * Walks each sample of Java code (AsgstLeafCallEdges.java) as it is, and again
  * from a context made as if the thread had just called a C function and stood
  * at its first instruction (push %rbp), after that push, or at its ret, or
- * in a C function without any frame: the
- * return address (and the pushed frame pointer) written just below the
- * thread's sp, where the interrupted Java code keeps nothing, and restored
- * after the walk.
+ * in a C function without any frame, called directly or from a stub that
+ * saved registers below the frame first: the return address (and the pushed
+ * frame pointer or saved registers) written just below the thread's sp,
+ * where the interrupted Java code keeps nothing, and restored after the walk.
+ * Within the 128 bytes below sp that the signal frame leaves alone.
  */
 
 #include <signal.h>
@@ -57,8 +58,11 @@ extern char asgst_test_frameless_leaf[];
 #define AFTER_PUSH_OFFSET 1
 #define RET_OFFSET 5
 
-#define COMPARED_FRAMES 8
-enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, PLACES };
+#define COMPARED_FRAMES 16
+enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDER_FP, AFTER_SAVE_OLDER_FP, PLACES };
+/* Registers a made barrier stub saves below the frame: an even number keeps
+   sp 16-byte aligned at its call, as the stubs keep it. */
+#define SAVED_WORDS 12
 
 typedef struct {
   int kind;
@@ -69,7 +73,7 @@ typedef struct {
   int any;
 } Walk;
 
-static volatile long compared[PLACES], differed[PLACES];
+static volatile long compared[PLACES], differed[PLACES], refused[PLACES];
 static volatile int difference_recorded;
 static char difference[2048];
 static timer_t timer;
@@ -125,8 +129,8 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   greg_t sp = uc->uc_mcontext.gregs[REG_RSP];
   greg_t fp = uc->uc_mcontext.gregs[REG_RBP];
   greg_t* below = (greg_t*)sp;
-  greg_t saved[2];
-  int place;
+  greg_t saved[SAVED_WORDS + 1];
+  int place, i;
   (void)signo; (void)info;
   run_walk(ucontext, &real);
   /* Only in Java code (the interpreter or compiled code): it keeps nothing below sp,
@@ -135,13 +139,29 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
       real.end_state != ASGST_NO_FRAME) {
     return;
   }
-  saved[0] = below[-1];
-  saved[1] = below[-2];
+  for (i = 0; i <= SAVED_WORDS; i++) {
+    saved[i] = below[-1 - i];
+  }
   for (place = 0; place < PLACES; place++) {
     made = *uc;
     below[-1] = pc;   /* the return address the call pushed */
     below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
     made.uc_mcontext.gregs[REG_RBP] = fp;
+    if (place == FRAMELESS_OLDER_FP || place == AFTER_SAVE_OLDER_FP) {
+      /* Compiled code that never used the frame pointer register still has
+         the one of the interpreted frame below it (compiled frames save and
+         restore it): the chain begins at that frame. */
+      greg_t older_fp = 0;
+      for (i = 1; i < real.count && older_fp == 0; i++) {
+        if (real.frames[i].type == ASGST_FRAME_JAVA && real.frames[i].comp_level == 0) {
+          older_fp = (greg_t)real.frames[i].fp;
+        }
+      }
+      if (real.frames[0].comp_level <= 0 || older_fp == 0) {
+        continue;
+      }
+      made.uc_mcontext.gregs[REG_RBP] = older_fp;
+    }
     switch (place) {
       case AT_ENTRY:
         made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_framed_leaf;
@@ -156,13 +176,27 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
         made.uc_mcontext.gregs[REG_RSP] = sp - 8;
         break;
       case FRAMELESS:
+      case FRAMELESS_OLDER_FP:
         made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
         made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        break;
+      case AFTER_SAVE:
+      case AFTER_SAVE_OLDER_FP:
+        for (i = 0; i < SAVED_WORDS; i++) {
+          below[-1 - i] = uc->uc_mcontext.gregs[REG_R8 + i];  /* live registers, saved */
+        }
+        below[-1 - SAVED_WORDS] = pc;
+        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
+        made.uc_mcontext.gregs[REG_RSP] = sp - 8 * (SAVED_WORDS + 1);
         break;
     }
     run_walk(&made, &fake);
     __atomic_fetch_add(&compared[place], 1, __ATOMIC_RELAXED);
-    if (!same_walk(&real, &fake)) {
+    if (fake.kind < 0 && (place == AFTER_SAVE || place == AFTER_SAVE_OLDER_FP)) {
+      /* Found only where the frame pointer leads to an older frame that
+         confirms it; a refusal is no wrong answer. */
+      __atomic_fetch_add(&refused[place], 1, __ATOMIC_RELAXED);
+    } else if (!same_walk(&real, &fake)) {
       __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
       if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
         size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
@@ -174,8 +208,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
       }
     }
   }
-  below[-1] = saved[0];
-  below[-2] = saved[1];
+  for (i = 0; i <= SAVED_WORDS; i++) {
+    below[-1 - i] = saved[i];
+  }
 }
 
 JNIEXPORT void JNICALL Java_AsgstLeafCallEdges_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
@@ -186,16 +221,17 @@ JNIEXPORT void JNICALL Java_AsgstLeafCallEdges_startSampling(JNIEnv* env, jclass
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, jclass cls) {
-  jlongArray result = (*env)->NewLongArray(env, 2 * PLACES);
-  jlong values[2 * PLACES];
+  jlongArray result = (*env)->NewLongArray(env, 3 * PLACES);
+  jlong values[3 * PLACES];
   int i;
   (void)cls;
   timer_delete(timer);
   for (i = 0; i < PLACES; i++) {
-    values[2 * i] = compared[i];
-    values[2 * i + 1] = differed[i];
+    values[3 * i] = compared[i];
+    values[3 * i + 1] = differed[i];
+    values[3 * i + 2] = refused[i];
   }
-  (*env)->SetLongArrayRegion(env, result, 0, 2 * PLACES, values);
+  (*env)->SetLongArrayRegion(env, result, 0, 3 * PLACES, values);
   return result;
 }
 
