@@ -93,13 +93,15 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
       seen[index] = frame;
     }
     saw_deep |= frame.method == deep_method;
+    if (frame.method == continuation_enter && !done) {
+      saw_entry = 1;  /* also on top: a continuation about to run its first frame */
+      continue;
+    }
     if (index == 0 || done || frame.method == NULL) {
       continue;
     }
     if (index == 1 && is_between_continuations(&seen[0])) {
       done = 1;
-    } else if (frame.method == continuation_enter) {
-      saw_entry = 1;
     } else if (is_entered_run(&frame) || (saw_entry && frame.method == continuation_run)) {
       /* The carrier's frame below an entered continuation. */
       if ((options & ASGST_INCLUDE_CARRIER_FRAMES) == 0) {
