@@ -294,8 +294,12 @@ bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeF
 // chain's frame or to the frame whose frame pointer the context holds. Such
 // a call from a barrier stub comes after the stub saved live registers below
 // the frame: with a chain to join, the frame's sp is also looked for higher.
+// x86_64 only.
 bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
                                              const AsgstNativeFrame* chain_end, frame* result) {
+#ifndef AMD64
+  return false;  // elsewhere a call leaves the return address in a register
+#else
   if (f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
       !thread->is_in_usable_stack((address)(f.sp + 1))) {
     return false;
@@ -320,6 +324,7 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
     }
   }
   return false;
+#endif
 }
 
 // Whether f or one of its next senders is the frame at end (by sp and pc),
