@@ -201,6 +201,7 @@ public class AsgstOracle {
             }
         }
         if (!detail.isEmpty()) {
+            // Signal walks add where the thread was interrupted and a walk with C frames from there.
             b.append("\n    walk's top frames (name/type/comp_level/bci): ").append(detail);
         }
         return b.toString();

@@ -55,6 +55,8 @@
  * the top of the trace stack ("partial").
  */
 
+#define _GNU_SOURCE  /* dladdr */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -65,6 +67,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "jni.h"
@@ -130,8 +133,10 @@ static long interval_micros = 100;
 static pthread_t samplers[2];
 static int samplers_started;
 
-static char mismatch_text[MAX_MISMATCHES][2048];
+static char mismatch_text[MAX_MISMATCHES][4096];
 static volatile int mismatch_count;
+static __thread int own_last_mismatch;  /* the index record_mismatch gave this thread's last one */
+static uintptr_t jvm_base;              /* where libjvm is mapped: C frames' pcs are shown relative to it */
 
 static void add(volatile long* counter, long value) {
   __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
@@ -217,6 +222,7 @@ static void record_mismatch(int layer, const int* walk, int walk_count, const in
   if (index >= MAX_MISMATCHES) {
     return;
   }
+  own_last_mismatch = index;
   text = mismatch_text[index];
   used += (size_t)snprintf(text, size, "%d", layer);
   for (i = 0; i < walk_count && used + 16 < size; i++) {
@@ -349,6 +355,66 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
           end == ASGST_TEST_FRAMES_IN_HEAP, walk->detail);
 }
 
+typedef struct {
+  char* text;
+  size_t size;
+  size_t used;
+  int frames;
+} ContextText;
+
+static void describe_pc(ContextText* c, const void* pc) {
+  uintptr_t offset = (uintptr_t)pc - jvm_base;
+  if (c->used < c->size) {
+    c->used += (size_t)(jvm_base != 0 && offset < ((uintptr_t)1 << 28)
+                        ? snprintf(c->text + c->used, c->size - c->used, "jvm+0x%lx", (unsigned long)offset)
+                        : snprintf(c->text + c->used, c->size - c->used, "%p", pc));
+  }
+}
+
+/* Iterator handler: the frames of a walk with C frames, with their pcs. */
+static void describe_with_c_frames(ASGST_Iterator* iterator, void* arg) {
+  ContextText* c = (ContextText*)arg;
+  ASGST_Frame frame;
+  while (c->frames < DETAIL_FRAMES && ASGST_NextFrame(iterator, &frame) == 1) {
+    c->frames++;
+    if (frame.type != ASGST_FRAME_NON_JAVA) {
+      asgst_test_describe_frame(c->text, c->size, &c->used, &frame);
+    } else if (c->used < c->size) {
+      c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "C@");
+      describe_pc(c, frame.pc);
+      if (c->used < c->size) {
+        c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "/sp=%p/fp=%p ", frame.sp, frame.fp);
+      }
+    }
+  }
+}
+
+/* Adds to a signal walk's mismatch where the thread was interrupted and what
+   a walk with C frames shows from there (which C function, which frames). */
+static void describe_context(int index, void* ucontext) {
+  ucontext_t* uc = (ucontext_t*)ucontext;
+  ContextText c;
+  c.text = mismatch_text[index];
+  c.size = sizeof(mismatch_text[0]);
+  c.used = strlen(c.text);
+  c.frames = 0;
+  if (c.used + 64 >= c.size) {
+    return;
+  }
+#if defined(__x86_64__)
+  c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; interrupted at ");
+  describe_pc(&c, (void*)uc->uc_mcontext.gregs[REG_RIP]);
+  c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, " sp=%p fp=%p",
+                             (void*)uc->uc_mcontext.gregs[REG_RSP], (void*)uc->uc_mcontext.gregs[REG_RBP]);
+#else
+  (void)uc;
+#endif
+  if (c.used < c.size) {
+    c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; with C frames: ");
+  }
+  ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, describe_with_c_frames, &c);
+}
+
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   Entry* entry = (Entry*)queue_arg;
   unsigned long sequence = (unsigned long)(uintptr_t)element_arg;
@@ -382,8 +448,11 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       walk.layer = SIGNAL_WALK;
       walk.trace = trace->ids;
       walk.depth = trace->depth;
+      own_last_mismatch = -1;
       if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
         add(&counters[SIGNAL_WALK][INCOMPLETE], 1);
+      } else if (own_last_mismatch >= 0) {
+        describe_context(own_last_mismatch, ucontext);
       }
       break;
     }
@@ -666,7 +735,11 @@ static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiCapabilities capabilities;
   jvmtiEventCallbacks callbacks;
+  Dl_info jvm;
   (void)reserved;
+  if (dladdr((void*)ASGST_RunWithIterator, &jvm) != 0) {
+    jvm_base = (uintptr_t)jvm.dli_fbase;
+  }
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
   }
