@@ -264,7 +264,46 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (!along_chain || !generated_frame_at(thread, f, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
+  if (Interpreter::contains(context.pc) && top->is_interpreted_frame()) {
+    compiled_caller_of_interpreter_entry(thread, context, top);
+  }
   return 1;
+}
+
+// The interpreter runs the entry of a method that compiled code called
+// (through the c2i adapter) before the callee's frame is built: the frame
+// pointer is then whatever the compiled code kept in it, often the fp of an
+// older interpreted frame that is in a call (its last sp set), and taking
+// that frame would lose the compiled frames between. They lie between sp and
+// where that call began; the compiled caller's return address is the word
+// there whose frame's senders lead back to the interpreted frame. An
+// interpreted caller leaves only the callee's locals and its return address
+// into the interpreter there, and top stays.
+void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
+                                                            frame* top) {
+  intptr_t* fp = top->fp();
+  intptr_t relative_last_sp = SafeFetchN(fp + frame::interpreter_frame_last_sp_offset, 0);
+  if (relative_last_sp >= 0 || context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
+    return;  // not in a call
+  }
+  intptr_t* call_sp = fp + relative_last_sp;
+  // Joined by its frame pointer; a walk that passes it without has failed.
+  AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
+  for (intptr_t* slot = context.sp; slot < call_sp - 1 && slot < context.sp + max_saved_register_words; slot++) {
+    address pc = (address)SafeFetchN(slot, 0);
+    CodeBlob* cb = CodeCache::find_blob(pc);
+    nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+    if (nm == nullptr || nm->method() == nullptr || !nm->insts_contains(pc) || nm->is_deopt_pc(pc) ||
+        !thread->is_in_usable_stack((address)(slot + 1))) {
+      continue;
+    }
+    AsgstNativeFrame caller = { pc, slot + 1, context.fp };
+    frame candidate;
+    if (generated_frame_at(thread, caller, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
+      *top = candidate;
+      return;
+    }
+  }
 }
 
 // The frame of generated code at f, if the sender check takes it.

@@ -159,6 +159,7 @@ class AsgstStackWalker {
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
                              frame* result);
   bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp);
+  void compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,
