@@ -95,6 +95,15 @@ static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* cal
 #endif
 }
 
+// Whether pc can be a return address into a Java method's compiled code (a
+// native wrapper included). A deoptimization handler's pc would make a frame
+// read its original pc from the frame (and assert it); no call returns there.
+static bool is_compiled_java_return_address(address pc) {
+  CodeBlob* cb = CodeCache::find_blob(pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
+}
+
 static AsgstNativeFrame native_frame_of(const frame& f) {
   AsgstNativeFrame result = { f.pc(), f.sp(), f.fp() };
   return result;
@@ -289,17 +298,23 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
   intptr_t* call_sp = fp + relative_last_sp;
   // Joined by its frame pointer; a walk that passes it without has failed.
   AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
-  for (intptr_t* slot = context.sp; slot < call_sp - 1 && slot < context.sp + max_saved_register_words; slot++) {
-    address pc = (address)SafeFetchN(slot, 0);
-    CodeBlob* cb = CodeCache::find_blob(pc);
-    nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-    if (nm == nullptr || nm->method() == nullptr || !nm->insts_contains(pc) || nm->is_deopt_pc(pc) ||
-        !thread->is_in_usable_stack((address)(slot + 1))) {
-      continue;
-    }
-    AsgstNativeFrame caller = { pc, slot + 1, context.fp };
+  // The first compiled return address above sp is the caller's (the c2i
+  // adapter put it below the arguments, the entry below the locals); the
+  // caller's own sp lies above those, found where its senders lead back.
+  intptr_t* slot = context.sp;
+  while (slot < call_sp - 1 && slot < context.sp + max_entry_words &&
+         !is_compiled_java_return_address((address)SafeFetchN(slot, 0))) {
+    slot++;
+  }
+  if (slot >= call_sp - 1 || slot >= context.sp + max_entry_words) {
+    return;
+  }
+  address pc = (address)SafeFetchN(slot, 0);
+  for (intptr_t* sp = slot + 1; sp < call_sp && sp <= slot + 1 + max_entry_words; sp++) {
+    AsgstNativeFrame caller = { pc, sp, context.fp };
     frame candidate;
-    if (generated_frame_at(thread, caller, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
+    if (is_aligned(sp, StackAlignmentInBytes) && thread->is_in_usable_stack((address)sp) &&
+        generated_frame_at(thread, caller, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
       *top = candidate;
       return;
     }
@@ -344,11 +359,7 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
     return false;
   }
   address pc = (address)SafeFetchN(f.sp, 0);
-  CodeBlob* cb = CodeCache::find_blob(pc);
-  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-  // A deoptimization handler's pc makes the frame read its original pc from
-  // the frame (and assert it); no call returns there.
-  if (nm == nullptr || nm->method() == nullptr || !nm->insts_contains(pc) || nm->is_deopt_pc(pc)) {
+  if (!is_compiled_java_return_address(pc)) {
     return false;
   }
   int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;

@@ -113,6 +113,9 @@ class AsgstStackWalker {
   // Most words a barrier stub saves below a compiled frame before a C call
   // (live general and vector registers) that a walk looks past.
   static const int max_saved_register_words = 320;
+  // Most words an interpreter entry puts below its caller's return address
+  // (the callee's locals) that a walk looks past.
+  static const int max_entry_words = 320;
   // Longest chain of nested continuations followed.
   static const int max_continuation_depth = 1 << 10;
 
