@@ -284,12 +284,12 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
 // pointer is then whatever the compiled code kept in it, often the fp of an
 // older interpreted frame that is in a call (its last sp set), and taking
 // that frame would lose the compiled frames between. They lie between sp and
-// where that call began; the compiled caller's return address is the word
-// there whose frame's senders lead back to the interpreted frame. An
-// interpreted caller leaves only the callee's locals and its return address
-// into the interpreter there, and top stays.
+// where that call began. An interpreted caller leaves no compiled return
+// address there, and top stays. x86_64 only (elsewhere the return address
+// is in a register at the entry).
 void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
                                                             frame* top) {
+#ifdef AMD64
   intptr_t* fp = top->fp();
   intptr_t relative_last_sp = SafeFetchN(fp + frame::interpreter_frame_last_sp_offset, 0);
   if (relative_last_sp >= 0 || context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
@@ -319,6 +319,7 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
       return;
     }
   }
+#endif
 }
 
 // The frame of generated code at f, if the sender check takes it.
