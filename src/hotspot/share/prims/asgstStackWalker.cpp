@@ -27,6 +27,7 @@
 #include "memory/universe.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstMethodInfo.hpp"
+#include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
 #include "runtime/continuationEntry.hpp"
@@ -102,6 +103,26 @@ static bool is_compiled_java_return_address(address pc) {
   CodeBlob* cb = CodeCache::find_blob(pc);
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
   return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
+}
+
+// The caller of a compiled method or native wrapper interrupted where its
+// frame is not complete (AsgstFrameEdges): in its prologue, or after its
+// epilogue popped the frame. The caller is the top.
+static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+  CodeBlob* cb = CodeCache::find_blob(f.pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  if (nm == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
+    return false;
+  }
+  int saved_fp_slot;
+  int slot = AsgstFrameEdges::return_address_slot(nm, f.pc, &saved_fp_slot);
+  if (slot < 0) {
+    return false;
+  }
+  caller->pc = (address)SafeFetchN(f.sp + slot, 0);
+  caller->sp = f.sp + slot + 1;
+  caller->fp = saved_fp_slot < 0 ? f.fp : (intptr_t*)SafeFetchN(f.sp + saved_fp_slot, 0);
+  return true;
 }
 
 static AsgstNativeFrame native_frame_of(const frame& f) {
@@ -256,6 +277,15 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   AsgstNativeFrame f = context;
+  AsgstNativeFrame frame_caller;
+  if (is_generated_code(context.pc) && caller_of_incomplete_frame(context, &frame_caller)) {
+    // A frame made from sp would read its caller from the wrong place.
+    if (!is_generated_code(frame_caller.pc) || !thread->is_in_usable_stack((address)frame_caller.sp) ||
+        !generated_frame_at(thread, frame_caller, top)) {
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+    return 1;
+  }
   bool along_chain = true;
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;

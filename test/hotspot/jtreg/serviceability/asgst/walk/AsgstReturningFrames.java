@@ -1,0 +1,125 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=default
+ * @summary A compiled method or native wrapper pops its frame before its
+ *          last instructions (the return poll, a native wrapper's pending
+ *          exception check, the ret). A thread sampled there must be walked
+ *          from the caller, never from a frame read at the popped frame's
+ *          size above sp, which skips frames. The sampled thread calls a
+ *          JNI function and a small compiled method in a loop, twelve frames
+ *          deep; while it is in that loop, every walk must hold all of them.
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf
+ *      AsgstReturningFrames
+ */
+
+/*
+ * @test id=c1
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native -XX:TieredStopAtLevel=1 -XX:CompileCommand=quiet
+ *      -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf AsgstReturningFrames
+ */
+
+/*
+ * @test id=c2
+ * @requires os.family == "linux" & os.arch == "amd64"
+ * @run main/othervm/native -XX:-TieredCompilation -XX:CompileCommand=quiet
+ *      -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf AsgstReturningFrames
+ */
+
+public class AsgstReturningFrames {
+    static {
+        System.loadLibrary("AsgstReturningFrames");
+    }
+
+    static final int DEPTH = 12;
+
+    // Samples the calling thread every intervalMicros of wall-clock time.
+    private static native void startSampling(int intervalMicros, int depth);
+    // Stops sampling; returns the walks taken in the loop, those that were
+    // refused, those that held other frames than the loop's, and those that
+    // began at a return address (the interrupted frame was gone).
+    private static native long[] stopSampling();
+    // The first walk with other frames, described, or null.
+    private static native String firstWrongWalk();
+    // Mark the loop for the signal handler.
+    private static native void enterLoop();
+    private static native void exitLoop();
+    // Return at once: their native wrappers' epilogues are sampled. More
+    // arguments make larger frames: a frame made from sp after the epilogue
+    // reads its caller at another place for each.
+    private static native int nop(int a);
+    private static native int nop6(int a, int b, int c, int d, int e, int f);
+    private static native int nop8(int a, int b, int c, int d, int e, int f, int g, int h);
+    private static native int nop10(int a, int b, int c, int d, int e, int f, int g, int h, int i, int j);
+
+    static volatile long sink;
+
+    public static void main(String[] args) {
+        // Link the native methods first: linking runs Java code above them.
+        exitLoop();
+        enterLoop();
+        exitLoop();
+        sink += nop(1) + nop6(1, 2, 3, 4, 5, 6) + nop8(1, 2, 3, 4, 5, 6, 7, 8) + nop10(1, 2, 3, 4, 5, 6, 7, 8, 9, 10);
+        startSampling(50, DEPTH);
+        long end = System.nanoTime() + 3_000_000_000L;
+        while (System.nanoTime() < end) {
+            sink += descend(DEPTH);
+        }
+        long[] r = stopSampling();
+        System.out.printf("%d walks in the loop: %d refused, %d with other frames, %d began at a return address%n",
+                          r[0], r[1], r[2], r[3]);
+        String wrong = firstWrongWalk();
+        if (wrong != null) {
+            System.out.println("first walk with other frames: " + wrong);
+        }
+        check(r[0] >= 10_000, "too few walks in the loop: " + r[0]);
+        check(r[2] == 0, r[2] + " walks held other frames than the loop's");
+        // A refusal is no wrong answer, but the walker knows these places.
+        check(r[1] * 100 <= r[0], r[1] + " walks refused");
+        check(r[3] >= 100, "too few walks began at a return address: " + r[3]);
+    }
+
+    static long descend(int depth) {
+        return depth == 1 ? loop() : descend(depth - 1) + 1;
+    }
+
+    static long loop() {
+        enterLoop();
+        long r = 0;
+        for (int i = 0; i < 20_000; i++) {
+            r += nop(i) + leaf(i) + nop6(i, 1, 2, 3, 4, 5) + nop8(i, 1, 2, 3, 4, 5, 6, 7) +
+                 nop10(i, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        }
+        exitLoop();
+        return r;
+    }
+
+    static int leaf(int i) {
+        return i * 3 ^ 7;
+    }
+
+    static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new RuntimeException(message);
+        }
+    }
+}
