@@ -27,14 +27,14 @@
 // Longest path followed from pc: prologues and epilogues are a few instructions.
 static const int max_instructions = 24;
 
-// The instructions of one nmethod.
-struct AsgstInstructions {
-  const u1* begin;
-  const u1* end;
-  bool contains(const u1* p) const { return p >= begin && p < end; }
-  // The byte at p + i, or -1 past the end.
-  int byte_at(const u1* p, int i) const { return p + i < end ? p[i] : -1; }
-};
+static bool in_code(const AsgstCodeLayout& code, const u1* p) {
+  return p >= code.begin && p < code.end;
+}
+
+// The byte at p + i, or -1 past the end.
+static int byte_at(const AsgstCodeLayout& code, const u1* p, int i) {
+  return p + i < code.end ? p[i] : -1;
+}
 
 static int32_t int32_at(const u1* p) {
   int32_t value;
@@ -43,16 +43,16 @@ static int32_t int32_at(const u1* p) {
 }
 
 // The length of a nop at p (0x90 or 0f 1f /0, after 0x66 prefixes), or 0.
-static int length_of_nop(const AsgstInstructions& code, const u1* p) {
+static int length_of_nop(const AsgstCodeLayout& code, const u1* p) {
   int n = 0;
-  while (n < 4 && code.byte_at(p, n) == 0x66) {
+  while (n < 4 && byte_at(code, p, n) == 0x66) {
     n++;
   }
-  if (code.byte_at(p, n) == 0x90) {
+  if (byte_at(code, p, n) == 0x90) {
     return n + 1;
   }
-  int modrm = code.byte_at(p, n + 2);
-  if (code.byte_at(p, n) != 0x0f || code.byte_at(p, n + 1) != 0x1f || modrm < 0 || (modrm >> 6) == 3) {
+  int modrm = byte_at(code, p, n + 2);
+  if (byte_at(code, p, n) != 0x0f || byte_at(code, p, n + 1) != 0x1f || modrm < 0 || (modrm >> 6) == 3) {
     return 0;
   }
   int mod = modrm >> 6;
@@ -64,17 +64,17 @@ static int length_of_nop(const AsgstInstructions& code, const u1* p) {
 // falls through, among those that prologues, epilogues and their stubs use
 // (compares, tests and stores relative to r15, the thread; constants loaded
 // into other registers), or 0.
-static int length_of_neutral_instruction(const AsgstInstructions& code, const u1* p) {
+static int length_of_neutral_instruction(const AsgstCodeLayout& code, const u1* p) {
   int nop = length_of_nop(code, p);
   if (nop > 0) {
     return nop;
   }
-  int rex = code.byte_at(p, 0);
-  int opcode = code.byte_at(p, 1);
+  int rex = byte_at(code, p, 0);
+  int opcode = byte_at(code, p, 1);
   if ((rex == 0x49 || (rex == 0x48 && opcode != 0xbc && opcode != 0xbd)) && opcode >= 0xb8 && opcode <= 0xbf) {
     return p + 10 <= code.end ? 10 : 0;  // mov reg, imm64 (never rsp or rbp)
   }
-  int modrm = code.byte_at(p, 2);
+  int modrm = byte_at(code, p, 2);
   if (modrm < 0) {
     return 0;
   }
@@ -109,11 +109,11 @@ static bool is_stub_for_popped_frame(address target) {
 // Whether the instructions from p reach a ret, or a jump to a stub for a
 // popped frame, through instructions that leave rsp alone. Both ways of a
 // conditional jump are tried.
-static bool leads_to_return(const AsgstInstructions& code, const u1* p, int* budget) {
-  while (*budget > 0 && code.contains(p)) {
+static bool leads_to_return(const AsgstCodeLayout& code, const u1* p, int* budget) {
+  while (*budget > 0 && in_code(code, p)) {
     (*budget)--;
-    int b0 = code.byte_at(p, 0);
-    int b1 = code.byte_at(p, 1);
+    int b0 = byte_at(code, p, 0);
+    int b1 = byte_at(code, p, 1);
     int length = length_of_neutral_instruction(code, p);
     if (b0 == 0xc3) {
       return true;                                                   // ret
@@ -127,7 +127,7 @@ static bool leads_to_return(const AsgstInstructions& code, const u1* p, int* bud
       p += 2 + (int8_t)b1;
     } else if (b0 == 0xe9 && p + 5 <= code.end) {                    // jmp rel32
       const u1* target = p + 5 + int32_at(p + 1);
-      if (!code.contains(target)) {
+      if (!in_code(code, target)) {
         return is_stub_for_popped_frame((address)target);
       }
       p = target;
@@ -147,16 +147,16 @@ struct PrologueRest {
 
 // Follows a prologue from p to complete (both ways of a conditional jump;
 // calls, such as the nmethod entry barrier's, return with rsp as it was).
-static bool follow_prologue(const AsgstInstructions& code, const u1* p, const u1* complete, int* budget, PrologueRest* rest) {
-  while (*budget > 0 && code.contains(p)) {
+static bool follow_prologue(const AsgstCodeLayout& code, const u1* p, const u1* complete, int* budget, PrologueRest* rest) {
+  while (*budget > 0 && in_code(code, p)) {
     if (p == complete) {
       return true;
     }
     (*budget)--;
-    int b0 = code.byte_at(p, 0);
-    int b1 = code.byte_at(p, 1);
-    int b2 = code.byte_at(p, 2);
-    int b3 = code.byte_at(p, 3);
+    int b0 = byte_at(code, p, 0);
+    int b1 = byte_at(code, p, 1);
+    int b2 = byte_at(code, p, 2);
+    int b3 = byte_at(code, p, 3);
     int length = length_of_neutral_instruction(code, p);
     if (b0 == 0x55) {                                                   // push rbp
       rest->words++;
@@ -207,11 +207,11 @@ static bool follow_prologue(const AsgstInstructions& code, const u1* p, const u1
   return false;
 }
 
-int AsgstFrameEdges::slot_in_epilogue(const nmethod* nm, address pc, int* saved_fp_slot) {
-  AsgstInstructions code = { nm->insts_begin(), nm->insts_end() };
+// Words above sp of the return address in an epilogue, or -1.
+static int slot_in_epilogue(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
   const int pop_rbp = 0x5d;
   int budget = max_instructions;
-  if (code.byte_at(pc, 0) == pop_rbp) {
+  if (byte_at(code, pc, 0) == pop_rbp) {
     // Only the saved frame pointer is left of the frame.
     *saved_fp_slot = 0;
     return leads_to_return(code, pc + 1, &budget) ? 1 : -1;
@@ -220,39 +220,46 @@ int AsgstFrameEdges::slot_in_epilogue(const nmethod* nm, address pc, int* saved_
   return leads_to_return(code, pc, &budget) ? 0 : -1;
 }
 
-int AsgstFrameEdges::slot_in_prologue(const nmethod* nm, address pc, int* saved_fp_slot) {
-  AsgstInstructions code = { nm->insts_begin(), nm->insts_end() };
-  address verified_entry = nm->verified_entry_point();
-  address complete = nm->code_begin() + nm->frame_complete_offset();
-  int frame_words = nm->frame_size();
-  if (nm->frame_complete_offset() <= 0 || pc >= complete || frame_words < 2) {
+// Words above sp of the return address in a prologue, or -1.
+static int slot_in_prologue(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  if (code.frame_complete <= code.begin || pc >= code.frame_complete || code.frame_words < 2) {
     return -1;
   }
   *saved_fp_slot = -1;
-  if (pc < verified_entry) {
+  if (pc < code.verified_entry) {
     return 0;  // the inline cache check leaves the stack alone
   }
   PrologueRest rest = { 0, false };
   int budget = max_instructions;
-  if (!follow_prologue(code, pc, complete, &budget, &rest) || rest.words > frame_words - 1) {
+  if (!follow_prologue(code, pc, code.frame_complete, &budget, &rest) || rest.words > code.frame_words - 1) {
     return -1;
   }
-  int slot = frame_words - 1 - rest.words;
+  int slot = code.frame_words - 1 - rest.words;
   if (!rest.saves_fp && slot >= 1) {
     *saved_fp_slot = slot - 1;  // saved below the return address
   }
   return slot;
 }
 
-int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
-  if (pc < nm->insts_begin() || pc >= nm->insts_end()) {
+int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  if (!in_code(code, pc)) {
     return -1;
   }
-  int slot = slot_in_prologue(nm, pc, saved_fp_slot);
-  return slot >= 0 ? slot : slot_in_epilogue(nm, pc, saved_fp_slot);
+  int slot = slot_in_prologue(code, pc, saved_fp_slot);
+  return slot >= 0 ? slot : slot_in_epilogue(code, pc, saved_fp_slot);
+}
+
+int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
+  AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
+                           nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
+  return return_address_slot(code, pc, saved_fp_slot);
 }
 
 #else
+
+int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  return -1;
+}
 
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
   return -1;

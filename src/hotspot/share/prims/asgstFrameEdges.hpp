@@ -32,18 +32,29 @@ class nmethod;
 // from sp would read its caller from the wrong place, or be refused. Both
 // places are known by their instruction bytes: the few instructions that
 // prologues and epilogues use, followed from pc to the point where the frame
-// is complete, or to the ret. Reads only nm's instructions. x86_64 only.
+// is complete, or to the ret. Reads only the code's instructions; x86_64
+// only (-1 elsewhere).
+
+// Where a compiled method's or native wrapper's frame is built.
+struct AsgstCodeLayout {
+  const u1* begin;           // its instructions
+  const u1* end;
+  const u1* verified_entry;  // after the inline cache check
+  const u1* frame_complete;  // where the prologue has built the frame
+  int frame_words;           // the frame's size, the return address included
+};
+
+// The frame's edges in such code.
 class AsgstFrameEdges : AllStatic {
  public:
   // For a pc in nm where nm's frame is not complete: the words above sp
   // where the caller's return address lies, and in *saved_fp_slot those
-  // where the caller's frame pointer was saved (-1: not saved yet). -1 where
-  // the frame is complete, or the instructions are not known.
+  // where the caller's frame pointer was saved (-1: the frame pointer
+  // register still holds it). -1 where the frame is complete, or the
+  // instructions are not known.
   static int return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot);
-
- private:
-  static int slot_in_epilogue(const nmethod* nm, address pc, int* saved_fp_slot);
-  static int slot_in_prologue(const nmethod* nm, address pc, int* saved_fp_slot);
+  // The same for code laid out as given (signal safe: reads only code).
+  static int return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot);
 };
 
 #endif // SHARE_PRIMS_ASGSTFRAMEEDGES_HPP

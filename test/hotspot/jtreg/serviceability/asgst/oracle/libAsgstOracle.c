@@ -389,9 +389,10 @@ static void describe_with_c_frames(ASGST_Iterator* iterator, void* arg) {
   }
 }
 
-/* Adds to a signal walk's mismatch where the thread was interrupted and what
-   a walk with C frames shows from there (which C function, which frames). */
-static void describe_context(int index, void* ucontext) {
+/* Adds to a signal walk's or halted thread's mismatch where the thread was
+   interrupted and what a walk with C frames shows from there (which C
+   function, which frames). tid: the halted thread, or 0 for the own one. */
+static void describe_context(int index, void* ucontext, pid_t tid) {
   ucontext_t* uc = (ucontext_t*)ucontext;
   ContextText c;
   c.text = mismatch_text[index];
@@ -412,7 +413,11 @@ static void describe_context(int index, void* ucontext) {
   if (c.used < c.size) {
     c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; with C frames: ");
   }
-  ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, describe_with_c_frames, &c);
+  if (tid == 0) {
+    ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, describe_with_c_frames, &c);
+  } else {
+    ASGST_RunWithIteratorOfThread(tid, ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, describe_with_c_frames, &c);
+  }
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
@@ -452,7 +457,7 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
         add(&counters[SIGNAL_WALK][INCOMPLETE], 1);
       } else if (own_last_mismatch >= 0) {
-        describe_context(own_last_mismatch, ucontext);
+        describe_context(own_last_mismatch, ucontext, 0);
       }
       break;
     }
@@ -522,8 +527,11 @@ static void* halting_sampler(void* arg) {
       walk.layer = THREAD_WALK;
       walk.trace = trace->ids;
       walk.depth = trace->depth;
+      own_last_mismatch = -1;
       if (ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, 0, walk_traced, &walk) < 0) {
         add(&counters[THREAD_WALK][INCOMPLETE], 1);
+      } else if (own_last_mismatch >= 0) {
+        describe_context(own_last_mismatch, entry->sampled.context, tid);
       }
     }
     asgst_sampled_release(&entry->sampled);

@@ -31,7 +31,10 @@
  *          must report the same Java frames. Also as if such a function had
  *          been called from a barrier stub that saved registers below the
  *          frame: there a walk may refuse (an error), never report other
- *          frames.
+ *          frames. And, for compiled samples, as if the compiled frame had
+ *          called an interpreted method through the c2i adapter and the
+ *          interpreter ran its entry, before the callee's frame is built
+ *          (the frame pointer still the older interpreted frame's).
  * @requires os.family == "linux" & os.arch == "amd64"
  * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=exclude,AsgstLeafCallEdges::main
  *      AsgstLeafCallEdges
@@ -57,9 +60,9 @@ public class AsgstLeafCallEdges {
 
     // Samples the calling thread every intervalMicros of wall-clock time.
     private static native void startSampling(int intervalMicros);
-    // Stops sampling; returns per place (entry, after push, return, no
-    // frame, no frame after saved registers): the samples compared, those
-    // whose walks differed and those whose made walk was refused.
+    // Stops sampling; returns per place (as named in main): the samples
+    // compared, those whose walks differed and those whose made walk was
+    // refused.
     private static native long[] stopSampling();
     // The first difference, described, or null.
     private static native String firstDifference();
@@ -76,7 +79,8 @@ public class AsgstLeafCallEdges {
         }
         long[] r = stopSampling();
         String[] places = {"entry", "after push", "return", "frameless function", "frameless function after saved registers",
-                           "frameless function, older fp", "frameless function after saved registers, older fp"};
+                           "frameless function, older fp", "frameless function after saved registers, older fp",
+                           "interpreter entry called from compiled code"};
         for (int i = 0; i < places.length; i++) {
             System.out.printf("at the %s: %d samples compared, %d walks differed, %d refused%n",
                               places[i], r[3 * i], r[3 * i + 1], r[3 * i + 2]);
@@ -86,10 +90,10 @@ public class AsgstLeafCallEdges {
             System.out.println("first difference: " + difference);
         }
         for (int i = 0; i < places.length; i++) {
-            // The older frame pointer is made for compiled samples only.
+            // The older frame pointer and the interpreter entry are made for compiled samples only.
             long least = i >= 5 && interpretedOnly() ? 0 : 1000;
             check(r[3 * i] >= least, "too few samples in Java code at the " + places[i] + ": " + r[3 * i]);
-            check(r[3 * i + 1] == 0, r[3 * i + 1] + " walks at the " + places[i] + " of a leaf call differed");
+            check(r[3 * i + 1] == 0, r[3 * i + 1] + " walks at the " + places[i] + " differed");
             // With the older frame pointer the frame after saved registers is
             // confirmed by that frame, unless a frame between awaits deoptimization.
             check(i < 5 || r[3 * i + 2] * 100 <= r[3 * i], r[3 * i + 2] + " walks at the " + places[i] + " refused");

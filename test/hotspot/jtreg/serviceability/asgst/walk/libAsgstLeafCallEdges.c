@@ -59,10 +59,14 @@ extern char asgst_test_frameless_leaf[];
 #define RET_OFFSET 5
 
 #define COMPARED_FRAMES 16
-enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDER_FP, AFTER_SAVE_OLDER_FP, PLACES };
+enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDER_FP, AFTER_SAVE_OLDER_FP,
+             INTERPRETER_ENTRY, PLACES };
 /* Registers a made barrier stub saves below the frame: an even number keeps
    sp 16-byte aligned at its call, as the stubs keep it. */
 #define SAVED_WORDS 12
+/* Arguments that a c2i adapter puts between the compiled caller's sp and the
+   return address it pushes again for the interpreter (rounded to 16 bytes). */
+#define C2I_ARG_WORDS 4
 
 typedef struct {
   int kind;
@@ -130,6 +134,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   greg_t fp = uc->uc_mcontext.gregs[REG_RBP];
   greg_t* below = (greg_t*)sp;
   greg_t saved[SAVED_WORDS + 1];
+  greg_t older_pc = 0;
   int place, i;
   (void)signo; (void)info;
   run_walk(ucontext, &real);
@@ -147,7 +152,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     below[-1] = pc;   /* the return address the call pushed */
     below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
     made.uc_mcontext.gregs[REG_RBP] = fp;
-    if (place == FRAMELESS_OLDER_FP || place == AFTER_SAVE_OLDER_FP) {
+    if (place == FRAMELESS_OLDER_FP || place == AFTER_SAVE_OLDER_FP || place == INTERPRETER_ENTRY) {
       /* Compiled code that never used the frame pointer register still has
          the one of the interpreted frame below it (compiled frames save and
          restore it): the chain begins at that frame. */
@@ -155,6 +160,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
       for (i = 1; i < real.count && older_fp == 0; i++) {
         if (real.frames[i].type == ASGST_FRAME_JAVA && real.frames[i].comp_level == 0) {
           older_fp = (greg_t)real.frames[i].fp;
+          older_pc = (greg_t)real.frames[i].pc;
         }
       }
       if (real.frames[0].comp_level <= 0 || older_fp == 0) {
@@ -188,6 +194,18 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
         below[-1 - SAVED_WORDS] = pc;
         made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
         made.uc_mcontext.gregs[REG_RSP] = sp - 8 * (SAVED_WORDS + 1);
+        break;
+      case INTERPRETER_ENTRY:
+        /* As if the compiled frame had called an interpreted method through
+           the c2i adapter, and the interpreter ran its entry, before the
+           callee's frame: arguments, then the return address, below sp; pc
+           in the interpreter (where the older interpreted frame returns to). */
+        for (i = 0; i < C2I_ARG_WORDS; i++) {
+          below[-1 - i] = (greg_t)i;
+        }
+        below[-1 - C2I_ARG_WORDS] = pc;
+        made.uc_mcontext.gregs[REG_RIP] = older_pc;
+        made.uc_mcontext.gregs[REG_RSP] = sp - 8 * (C2I_ARG_WORDS + 1);
         break;
     }
     run_walk(&made, &fake);
