@@ -18,9 +18,17 @@
  */
 
 #include "code/nmethod.hpp"
+#include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "runtime/globals.hpp"
 #include "runtime/sharedRuntime.hpp"
 #include "runtime/stubRoutines.hpp"
+#ifdef COMPILER1
+#include "c1/c1_Runtime1.hpp"
+#endif
+#ifdef COMPILER2
+#include "opto/runtime.hpp"
+#endif
 
 #ifdef AMD64
 
@@ -56,7 +64,12 @@ static int length_of_nop(const AsgstCodeLayout& code, const u1* p) {
     return 0;
   }
   int mod = modrm >> 6;
-  int length = n + 3 + ((modrm & 7) == 4 ? 1 : 0) + (mod == 1 ? 1 : (mod == 2 ? 4 : 0));
+  int rm = modrm & 7;
+  int sib = byte_at(code, p, n + 3);
+  if (mod == 0 && (rm == 5 || (rm == 4 && (sib < 0 || (sib & 7) == 5)))) {
+    return 0;  // a displacement without base: not a form that HotSpot emits
+  }
+  int length = n + 3 + (rm == 4 ? 1 : 0) + (mod == 1 ? 1 : (mod == 2 ? 4 : 0));
   return p + length <= code.end ? length : 0;
 }
 
@@ -99,11 +112,27 @@ static int length_of_neutral_instruction(const AsgstCodeLayout& code, const u1* 
 }
 
 // Whether a jump to target leaves a popped frame: the stubs that a returning
-// frame jumps to expect sp at its return address.
+// frame jumps to (the return poll's safepoint stub, the exception stubs that
+// a native wrapper, C1's unwind handler and C2's rethrow use) expect sp at
+// its return address.
 static bool is_stub_for_popped_frame(address target) {
   SafepointBlob* return_poll = SharedRuntime::polling_page_return_handler_blob();
-  return (return_poll != nullptr && target == return_poll->entry_point()) ||
-         target == StubRoutines::forward_exception_entry();
+  if ((return_poll != nullptr && target == return_poll->entry_point()) ||
+      target == StubRoutines::forward_exception_entry()) {
+    return true;
+  }
+#ifdef COMPILER1
+  CodeBlob* unwind = Runtime1::blob_for(C1StubId::unwind_exception_id);
+  if (unwind != nullptr && target == unwind->code_begin()) {
+    return true;
+  }
+#endif
+#ifdef COMPILER2
+  if (OptoRuntime::rethrow_stub() != nullptr && target == OptoRuntime::rethrow_stub()) {
+    return true;
+  }
+#endif
+  return false;
 }
 
 // Whether the instructions from p reach a ret, or a jump to a stub for a
@@ -227,7 +256,8 @@ static int slot_in_prologue(const AsgstCodeLayout& code, const u1* pc, int* save
   }
   *saved_fp_slot = -1;
   if (pc < code.verified_entry) {
-    return 0;  // the inline cache check leaves the stack alone
+    // The inline cache check leaves the stack alone (unless oops are verified).
+    return VerifyOops ? -1 : 0;
   }
   PrologueRest rest = { 0, false };
   int budget = max_instructions;
@@ -250,6 +280,12 @@ int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* 
 }
 
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
+  Method* method = nm->method();
+  if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
+    // Laid out by hand: enterSpecial has a second, interpreted entry before
+    // its verified entry; method handle intrinsics have no frame.
+    return -1;
+  }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
   return return_address_slot(code, pc, saved_fp_slot);

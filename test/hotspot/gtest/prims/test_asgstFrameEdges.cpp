@@ -17,7 +17,9 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
+#include "nmt/memTag.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "runtime/os.hpp"
 #include "unittest.hpp"
 
 #ifdef AMD64
@@ -55,7 +57,7 @@ static const u1 c2_prologue[] = {
   0x48, 0x81, 0xec, 0x18, 0x00, 0x00, 0x00,        //  0: sub rsp, 0x18
   0x48, 0x89, 0x6c, 0x24, 0x10,                    //  7: mov [rsp+0x10], rbp
   0x41, 0x81, 0x7f, 0x20, 0x01, 0x00, 0x00, 0x00,  // 12: cmp dword [r15+0x20], 1
-  0x0f, 0x85, 0x04, 0x00, 0x00, 0x00,              // 20: jne (out of line)
+  0x0f, 0x85, 0x40, 0x00, 0x00, 0x00,              // 20: jne (out of line, past these bytes)
   0x8d, 0x04, 0x76,                                // 26: lea eax, [rsi+rsi*2]
   0x83, 0xf0, 0x07,                                // 29: xor eax, 7
 };
@@ -145,23 +147,30 @@ TEST_VM(asgst_frame_edges, native_wrapper_prologue) {
   EXPECT_EQ(-1, slot_at(code, 47, &fp_slot)) << "the frame is complete";
 }
 
-// Any bytes, any pc: an answer within the frame or -1, no read outside the code.
+// Any bytes, any pc: an answer within the frame or -1, no read outside the
+// code (which ends where an inaccessible page begins).
 TEST_VM(asgst_frame_edges, garbage_instructions) {
-  u1 bytes[64];
+  const size_t page = os::vm_page_size();
+  char* base = os::reserve_memory(2 * page, mtTest);
+  ASSERT_NE(nullptr, base);
+  ASSERT_TRUE(os::commit_memory(base, page, false));
+  const size_t size = 64;
+  u1* bytes = (u1*)base + page - size;
   unsigned int seed = 12345;
   for (int round = 0; round < 20000; round++) {
-    for (size_t i = 0; i < sizeof(bytes); i++) {
+    for (size_t i = 0; i < size; i++) {
       seed = seed * 1103515245 + 12345;
       bytes[i] = (u1)(seed >> 16);
     }
     int frame_words = 2 + round % 8;
-    AsgstCodeLayout code = layout(bytes, sizeof(bytes), round % 5, round % 40, frame_words);
-    for (int offset = 0; offset < (int)sizeof(bytes); offset++) {
+    AsgstCodeLayout code = layout(bytes, size, round % 5, round % 40, frame_words);
+    for (int offset = 0; offset < (int)size; offset++) {
       int fp_slot;
       int slot = slot_at(code, offset, &fp_slot);
       ASSERT_TRUE(slot == -1 || slot == 0 || slot == 1 || (slot > 1 && slot < frame_words)) << slot;
     }
   }
+  os::release_memory(base, 2 * page);
 }
 
 #endif // AMD64
