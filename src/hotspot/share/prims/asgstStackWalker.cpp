@@ -940,6 +940,11 @@ void AsgstStackWalker::caller_of(const frame& f, AsgstRecordedFrame* recorded) c
   recorded->caller_sp = sender_sp;
   recorded->return_pc = sender_sp == nullptr ? nullptr : (address)SafeFetchN(sender_sp - 1, 0);
   recorded->caller_fp = sender_sp == nullptr ? nullptr : (intptr_t*)SafeFetchN(sender_sp - frame::sender_sp_offset, 0);
+  recorded->caller_bcp = nullptr;
+  if (recorded->caller_fp != nullptr && Interpreter::contains(recorded->return_pc)) {
+    // The interpreter saves the bcp of the invoke in the caller's frame.
+    recorded->caller_bcp = (address)SafeFetchN(recorded->caller_fp + frame::interpreter_frame_bcp_offset, 0);
+  }
 }
 
 // Whether two return addresses name the same call site. Deoptimizing the
@@ -955,15 +960,17 @@ static bool same_return_pc(address a, address b) {
 }
 
 // Whether a frame returns to the same caller as the recorded frame: the
-// same call site, and an interpreted caller's fp or a compiled caller's sp.
-// (A compiled caller's saved frame pointer may hold an oop that a collection
-// moves: compiled code uses that register for anything.)
+// same call site (an interpreted caller's bcp), and an interpreted caller's
+// fp or a compiled caller's sp. (A compiled caller's saved frame pointer may
+// hold an oop that a collection moves: compiled code uses that register for
+// anything.)
 static bool same_caller(const AsgstRecordedFrame& now, const AsgstRecordedFrame& recorded) {
   if (!same_return_pc(now.return_pc, recorded.return_pc)) {
     return false;
   }
-  return Interpreter::contains(recorded.return_pc) ? now.caller_fp == recorded.caller_fp
-                                                    : now.caller_sp == recorded.caller_sp;
+  return Interpreter::contains(recorded.return_pc)
+             ? now.caller_fp == recorded.caller_fp && now.caller_bcp == recorded.caller_bcp
+             : now.caller_sp == recorded.caller_sp;
 }
 
 // Whether caller is the frame that the recorded frame was to return to (or
@@ -976,8 +983,11 @@ bool AsgstStackWalker::waits_as_recorded(const frame& caller, const AsgstRecorde
   }
   // A compiled caller's sp as it made the call: an interpreted callee (such
   // as one that replaced a deoptimized frame) extends the caller's frame.
-  return caller.is_interpreted_frame() ? caller.fp() == recorded.caller_fp
-                                       : caller.unextended_sp() == recorded.caller_sp;
+  if (caller.is_interpreted_frame()) {
+    return caller.fp() == recorded.caller_fp &&
+           (address)SafeFetchN(caller.fp() + frame::interpreter_frame_bcp_offset, 0) == recorded.caller_bcp;
+  }
+  return caller.unextended_sp() == recorded.caller_sp;
 }
 
 // Whether f, an interpreted frame, stands for the recorded compiled frame:
@@ -1050,6 +1060,7 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
     caller_of(f, &now);
     bool same_return = same_caller(now, recorded);
     if (in_interpreter && f.is_interpreted_frame() && f.fp() == recorded_fp &&
+        (Method*)SafeFetchN(f.fp() + frame::interpreter_frame_method_offset, 0) == recorded_method &&
         same_return) {
       // The recorded interpreted frame: its method at the recorded position.
       ASGST_Frame first;

@@ -61,6 +61,8 @@ struct AsgstRecordedFrame {
   address return_pc;  // the return address in its frame: where its caller waits
   intptr_t* caller_sp; // its caller's sp
   intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
+  address caller_bcp; // an interpreted caller's bcp: its call site (its return
+                      // address is shared by all interpreted call sites)
 };
 
 class AsgstStackWalker {

@@ -84,6 +84,7 @@
 #define MAP_SIZE (1 << MAP_BITS)
 #define QUEUE_SIZE 32
 #define MAX_MISMATCHES 16
+#define DETAIL_FRAMES 16
 #define HALT_TIMEOUT_NANOS (20 * 1000 * 1000)
 #define SIGNAL SIGPROF
 
@@ -96,6 +97,7 @@ typedef struct {
   unsigned long sequence;        /* the enqueue that wrote it (its element's argument) */
   int depth;
   int ids[MAX_DEPTH];
+  ASGST_QueueElement element;    /* what the signal handler recorded, for mismatch reports */
 } Snapshot;
 
 enum Request { NONE, WALK, ENQUEUE };
@@ -313,13 +315,14 @@ typedef struct {
   int layer;
   int count;
   int top_scopes;   /* traced ids from the top physical frame, if compiled (else 0) */
+  int frames;       /* frames described in detail */
   int ids[MAX_WALK];
   const int* trace;
   int depth;
   char detail[1024];  /* the top frames as name/type/comp_level/bci, for mismatch reports */
+  void* frame_sp[DETAIL_FRAMES];  /* and where they stand */
+  void* frame_fp[DETAIL_FRAMES];
 } Walk;
-
-#define DETAIL_FRAMES 16
 
 
 /* Iterator handler: the traced frames of a walk, then the comparison. */
@@ -329,11 +332,15 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0, end;
   size_t used = 0;
   walk->count = 0;
+  walk->frames = 0;
   walk->detail[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    if (frames++ < DETAIL_FRAMES) {
+    if (frames < DETAIL_FRAMES) {
       asgst_test_describe_frame(walk->detail, sizeof(walk->detail), &used, &frame);
+      walk->frame_sp[frames] = frame.sp;
+      walk->frame_fp[frames] = frame.fp;
     }
+    frames++;
     int id = frame.method == NULL ? -1 : id_of(frame.method);
     if (id >= 0 && walk->count < MAX_WALK) {
       walk->ids[walk->count++] = id;
@@ -346,6 +353,7 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
       top_outer_traced = id >= 0;
     }
   }
+  walk->frames = frames < DETAIL_FRAMES ? frames : DETAIL_FRAMES;
   end = ASGST_State(iterator);
   if (end != ASGST_NO_FRAME && end != ASGST_TEST_FRAMES_IN_HEAP) {
     add(&counters[walk->layer][INCOMPLETE], 1);
@@ -420,6 +428,29 @@ static void describe_context(int index, void* ucontext, pid_t tid) {
   }
 }
 
+/* Adds to a queue walk's mismatch what the element recorded and where the
+   walk's frames stood at the poll: whether the walk began at the recorded
+   frame or at one that took its place. */
+static void describe_element(int index, const ASGST_QueueElement* element, const Walk* walk) {
+  ContextText c;
+  int i;
+  c.text = mismatch_text[index];
+  c.size = sizeof(mismatch_text[0]);
+  c.used = strlen(c.text);
+  if (c.used + 64 >= c.size) {
+    return;
+  }
+  c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; element pc=");
+  describe_pc(&c, element->pc);
+  if (c.used < c.size) {
+    c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, " sp=%p fp=%p bcp=%p; frames at",
+                               element->sp, element->fp, element->bcp);
+  }
+  for (i = 0; i < walk->frames && c.used < c.size; i++) {
+    c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, " %p/%p", walk->frame_sp[i], walk->frame_fp[i]);
+  }
+}
+
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   Entry* entry = (Entry*)queue_arg;
   unsigned long sequence = (unsigned long)(uintptr_t)element_arg;
@@ -432,7 +463,11 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   walk.layer = QUEUE_WALK;
   walk.trace = snapshot->ids;
   walk.depth = snapshot->depth;
+  own_last_mismatch = -1;
   walk_traced(iterator, &walk);
+  if (own_last_mismatch >= 0) {
+    describe_element(own_last_mismatch, &snapshot->element, &walk);
+  }
 }
 
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
@@ -477,6 +512,12 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
         snapshot->depth = depth;
         memcpy(snapshot->ids, trace->ids, sizeof(int) * (size_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH));
         if (ASGST_Enqueue(entry->queue, ucontext, (void*)(uintptr_t)n) > 0) {
+          ASGST_QueueElement* element = ASGST_GetQueueElement(entry->queue, -1);  /* the one just enqueued */
+          if (element != NULL) {
+            snapshot->element = *element;
+          } else {
+            memset(&snapshot->element, 0, sizeof(snapshot->element));
+          }
           entry->next_snapshot = n + 1;
         }
       }
