@@ -139,6 +139,20 @@ static char mismatch_text[MAX_MISMATCHES][4096];
 static volatile int mismatch_count;
 static __thread int own_last_mismatch;  /* the index record_mismatch gave this thread's last one */
 static uintptr_t jvm_base;              /* where libjvm is mapped: C frames' pcs are shown relative to it */
+static uintptr_t oracle_base;           /* and where this library is */
+
+/* Generated code other than Java methods (the interpreter, stubs, adapters),
+   from JVMTI's DynamicCodeGenerated events: names for pcs in mismatch
+   reports. Written under code_blob_lock, read without it up to the count. */
+#define MAX_CODE_BLOBS 8192
+typedef struct {
+  uintptr_t begin;
+  uintptr_t end;
+  char name[48];
+} CodeBlobName;
+static CodeBlobName code_blobs[MAX_CODE_BLOBS];
+static volatile int code_blob_count;
+static volatile int code_blob_lock;
 
 static void add(volatile long* counter, long value) {
   __atomic_fetch_add(counter, value, __ATOMIC_RELAXED);
@@ -372,11 +386,44 @@ typedef struct {
 
 static void describe_pc(ContextText* c, const void* pc) {
   uintptr_t offset = (uintptr_t)pc - jvm_base;
-  if (c->used < c->size) {
-    c->used += (size_t)(jvm_base != 0 && offset < ((uintptr_t)1 << 28)
-                        ? snprintf(c->text + c->used, c->size - c->used, "jvm+0x%lx", (unsigned long)offset)
-                        : snprintf(c->text + c->used, c->size - c->used, "%p", pc));
+  uintptr_t own_offset = (uintptr_t)pc - oracle_base;
+  int i, count = __atomic_load_n(&code_blob_count, __ATOMIC_ACQUIRE);
+  if (c->used >= c->size) {
+    return;
   }
+  if (jvm_base != 0 && offset < ((uintptr_t)1 << 28)) {
+    c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "jvm+0x%lx", (unsigned long)offset);
+    return;
+  }
+  if (oracle_base != 0 && own_offset < ((uintptr_t)1 << 20)) {
+    c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "libAsgstOracle+0x%lx",
+                                (unsigned long)own_offset);
+    return;
+  }
+  for (i = count - 1; i >= 0; i--) {
+    if ((uintptr_t)pc >= code_blobs[i].begin && (uintptr_t)pc < code_blobs[i].end) {
+      c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "%p(%s+0x%lx)", pc, code_blobs[i].name,
+                                  (unsigned long)((uintptr_t)pc - code_blobs[i].begin));
+      return;
+    }
+  }
+  c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "%p", pc);
+}
+
+static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
+  int i;
+  (void)env;
+  while (__atomic_exchange_n(&code_blob_lock, 1, __ATOMIC_ACQUIRE)) {
+    sched_yield();
+  }
+  i = code_blob_count;
+  if (i < MAX_CODE_BLOBS) {
+    code_blobs[i].begin = (uintptr_t)address;
+    code_blobs[i].end = (uintptr_t)address + (uintptr_t)length;
+    snprintf(code_blobs[i].name, sizeof(code_blobs[i].name), "%s", name);
+    __atomic_store_n(&code_blob_count, i + 1, __ATOMIC_RELEASE);
+  }
+  __atomic_store_n(&code_blob_lock, 0, __ATOMIC_RELEASE);
 }
 
 /* Iterator handler: the frames of a walk with C frames, with their pcs. */
@@ -386,7 +433,12 @@ static void describe_with_c_frames(ASGST_Iterator* iterator, void* arg) {
   while (c->frames < DETAIL_FRAMES && ASGST_NextFrame(iterator, &frame) == 1) {
     c->frames++;
     if (frame.type != ASGST_FRAME_NON_JAVA) {
+      size_t before = c->used;
       asgst_test_describe_frame(c->text, c->size, &c->used, &frame);
+      if (c->used > before && c->used < c->size) {
+        c->used--;  /* the sp and fp of Java frames too, to see the distances */
+        c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "/sp=%p/fp=%p ", frame.sp, frame.fp);
+      }
     } else if (c->used < c->size) {
       c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "C@");
       describe_pc(c, frame.pc);
@@ -784,10 +836,13 @@ static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiCapabilities capabilities;
   jvmtiEventCallbacks callbacks;
-  Dl_info jvm;
+  Dl_info jvm, own;
   (void)reserved;
   if (dladdr((void*)ASGST_RunWithIterator, &jvm) != 0) {
     jvm_base = (uintptr_t)jvm.dli_fbase;
+  }
+  if (dladdr((void*)JNI_OnLoad, &own) != 0) {
+    oracle_base = (uintptr_t)own.dli_fbase;
   }
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
@@ -797,6 +852,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   memset(&callbacks, 0, sizeof(callbacks));
   callbacks.ThreadEnd = on_thread_end;
   callbacks.VirtualThreadEnd = on_virtual_thread_end;
+  callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
   if ((*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL) != JVMTI_ERROR_NONE ||
@@ -805,6 +861,13 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
       !enable_extension_event("com.sun.hotspot.events.VirtualThreadMount", (jvmtiExtensionEvent)on_mount) ||
       !enable_extension_event("com.sun.hotspot.events.VirtualThreadUnmount", (jvmtiExtensionEvent)on_unmount)) {
     fprintf(stderr, "libAsgstOracle: JVMTI refused the thread events\n");
+    return JNI_ERR;
+  }
+  /* The code generated so far comes at once, later code as it is made. */
+  if ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+    fprintf(stderr, "libAsgstOracle: JVMTI refused the code events\n");
     return JNI_ERR;
   }
   return JNI_VERSION_1_8;

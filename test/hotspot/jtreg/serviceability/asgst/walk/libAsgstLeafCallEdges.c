@@ -25,7 +25,11 @@
  * saved registers below the frame first: the return address (and the pushed
  * frame pointer or saved registers) written just below the thread's sp,
  * where the interrupted Java code keeps nothing, and restored after the walk.
- * Within the 128 bytes below sp that the signal frame leaves alone.
+ * Within the 128 bytes below sp that the signal frame leaves alone. Also, for
+ * compiled samples, as if the thread stood at the entry of C2's exception
+ * blob, which compiled code's exception handling jumps to with the frame it
+ * unwinds to at sp and that frame's pc in a register: no walk can be right
+ * there, so every one must be refused.
  */
 
 #include <signal.h>
@@ -37,6 +41,7 @@
 #include <unistd.h>
 
 #include "jni.h"
+#include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
 
@@ -60,7 +65,7 @@ extern char asgst_test_frameless_leaf[];
 
 #define COMPARED_FRAMES 16
 enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDER_FP, AFTER_SAVE_OLDER_FP,
-             INTERPRETER_ENTRY, PLACES };
+             INTERPRETER_ENTRY, EXCEPTION_BLOB, PLACES };
 /* Registers a made barrier stub saves below the frame: an even number keeps
    sp 16-byte aligned at its call, as the stubs keep it. */
 #define SAVED_WORDS 12
@@ -78,6 +83,7 @@ typedef struct {
 } Walk;
 
 static volatile long compared[PLACES], differed[PLACES], refused[PLACES];
+static void* volatile exception_blob;  /* C2's exception blob, from JVMTI's DynamicCodeGenerated */
 static volatile int difference_recorded;
 static char difference[2048];
 static timer_t timer;
@@ -134,7 +140,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   greg_t fp = uc->uc_mcontext.gregs[REG_RBP];
   greg_t* below = (greg_t*)sp;
   greg_t saved[SAVED_WORDS + 1];
-  greg_t older_pc = 0;
+  greg_t older_pc = 0, kept;
   int place, i;
   (void)signo; (void)info;
   run_walk(ucontext, &real);
@@ -152,6 +158,39 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     below[-1] = pc;   /* the return address the call pushed */
     below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
     made.uc_mcontext.gregs[REG_RBP] = fp;
+    if (place == EXCEPTION_BLOB) {
+      void* entry = __atomic_load_n(&exception_blob, __ATOMIC_ACQUIRE);
+      if (real.frames[0].comp_level <= 0 || entry == NULL) {
+        continue;
+      }
+      made.uc_mcontext.gregs[REG_RIP] = (greg_t)entry;
+      made.uc_mcontext.gregs[REG_RSP] = sp;
+      /* A frame of the blob's size (two words) made from sp would take the
+         word above sp for its return address: a return address into this
+         code there (as a stale one may be) makes such a walk go on. Written
+         for the walk only: the thread, stopped in Java code, lets no
+         safepoint or handshake look at its frame meanwhile. */
+      kept = below[1];
+      below[1] = pc;
+      run_walk(&made, &fake);
+      below[1] = kept;
+      __atomic_fetch_add(&compared[place], 1, __ATOMIC_RELAXED);
+      if (fake.kind < 0) {
+        __atomic_fetch_add(&refused[place], 1, __ATOMIC_RELAXED);
+      } else {
+        /* The frame's pc is not in the context: any answer is a guess. */
+        __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
+        if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
+          size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
+          describe(difference, sizeof(difference), &used, &real);
+          if (used < sizeof(difference)) {
+            used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
+            describe(difference, sizeof(difference), &used, &fake);
+          }
+        }
+      }
+      continue;
+    }
     if (place == FRAMELESS_OLDER_FP || place == AFTER_SAVE_OLDER_FP || place == INTERPRETER_ENTRY) {
       /* Compiled code that never used the frame pointer register still has
          the one of the interpreted frame below it (compiled frames save and
@@ -256,4 +295,32 @@ JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, j
 JNIEXPORT jstring JNICALL Java_AsgstLeafCallEdges_firstDifference(JNIEnv* env, jclass cls) {
   (void)cls;
   return __atomic_load_n(&difference_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, difference) : NULL;
+}
+
+static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
+  (void)env; (void)length;
+  if (strcmp(name, "ExceptionBlob") == 0) {
+    __atomic_store_n(&exception_blob, (void*)address, __ATOMIC_RELEASE);
+  }
+}
+
+/* The exception blob's address: the code generated so far comes at once,
+   later code (C2 makes its blobs as its compiler thread starts) as it is made. */
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiEnv* jvmti;
+  jvmtiEventCallbacks callbacks;
+  (void)reserved;
+  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+    return JNI_ERR;
+  }
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
+  if ((*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+    fprintf(stderr, "libAsgstLeafCallEdges: JVMTI refused the code events\n");
+    return JNI_ERR;
+  }
+  return JNI_VERSION_1_8;
 }
