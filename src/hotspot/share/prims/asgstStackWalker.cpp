@@ -125,17 +125,19 @@ static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFra
   return true;
 }
 
-// HotSpot's singleton stubs (the exception, deoptimization, uncommon trap
-// and safepoint handler blobs) never mark their frames complete: they are
-// entered by jumps or from frames in odd states and build and pop their
-// frames in steps. Interrupted in one, sp does not tell where its frame
-// ends, and a frame made from sp would read its caller from a word of the
-// frame below (at the exception blob's entry and exit, the compiled frame
-// it unwinds to is at sp, with its pc in a register).
-static bool in_singleton_stub(address pc) {
+// HotSpot's exception, deoptimization and uncommon trap blobs never mark
+// their frames complete: they are entered by jumps or from frames in odd
+// states and build and pop their frames in steps. Interrupted in one, sp
+// does not tell where its frame ends, and a frame made from sp would read
+// its caller from a word of the frame below (at the exception blob's entry
+// and exit, the compiled frame it unwinds to is at sp, with its pc in a
+// register). The safepoint handler blobs are left to the sender checks, as
+// before: no wrong walk has been seen from them, and refusing them would
+// drop the samples of every armed poll's register saving.
+static bool in_unwinding_stub(address pc) {
   CodeBlob* cb = CodeCache::find_blob(pc);
   return cb != nullptr && (cb->is_exception_stub() || cb->is_deoptimization_stub() ||
-                           cb->is_uncommon_trap_stub() || cb->is_safepoint_stub());
+                           cb->is_uncommon_trap_stub());
 }
 
 static AsgstNativeFrame native_frame_of(const frame& f) {
@@ -299,7 +301,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
     }
     return 1;
   }
-  if (is_generated_code(context.pc) && in_singleton_stub(context.pc)) {
+  if (is_generated_code(context.pc) && in_unwinding_stub(context.pc)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   bool along_chain = true;
