@@ -131,6 +131,19 @@ static void describe(char* text, size_t size, size_t* used, const Walk* walk) {
   }
 }
 
+/* Counts a made walk that differs from the real one; describes the first. */
+static void count_difference(int place, const Walk* real, const Walk* fake) {
+  __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
+  if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
+    size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
+    describe(difference, sizeof(difference), &used, real);
+    if (used < sizeof(difference)) {
+      used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
+      describe(difference, sizeof(difference), &used, fake);
+    }
+  }
+}
+
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   static __thread Walk real, fake;
   static __thread ucontext_t made;
@@ -179,15 +192,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
         __atomic_fetch_add(&refused[place], 1, __ATOMIC_RELAXED);
       } else {
         /* The frame's pc is not in the context: any answer is a guess. */
-        __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
-        if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
-          size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
-          describe(difference, sizeof(difference), &used, &real);
-          if (used < sizeof(difference)) {
-            used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
-            describe(difference, sizeof(difference), &used, &fake);
-          }
-        }
+        count_difference(place, &real, &fake);
       }
       continue;
     }
@@ -254,15 +259,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
          confirms it; a refusal is no wrong answer. */
       __atomic_fetch_add(&refused[place], 1, __ATOMIC_RELAXED);
     } else if (!same_walk(&real, &fake)) {
-      __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
-      if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
-        size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
-        describe(difference, sizeof(difference), &used, &real);
-        if (used < sizeof(difference)) {
-          used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
-          describe(difference, sizeof(difference), &used, &fake);
-        }
-      }
+      count_difference(place, &real, &fake);
     }
   }
   for (i = 0; i <= SAVED_WORDS; i++) {
