@@ -135,7 +135,12 @@ public class AsgstQueueStress {
         System.out.println("failed walks by error: " + errors());
         check(c[0] >= 500, "too few samples accepted: " + c[0]);
         check(c[1] == c[0], "accepted " + c[0] + " but processed " + c[1]);
-        check(c[3] * 100L <= c[1], "more than 1% of the element walks failed: " + errors());
+        // Walks that end after their recorded frame (a signal after an
+        // interpreted method's return poll, whose caller has moved on: since
+        // an interpreted caller is also matched by its bcp, one at another
+        // call no longer counts as waiting). Measured, 17 runs of the z id:
+        // release 0-1.1% (6 runs), fastdebug 0.2-1.5% (11 runs).
+        check(c[3] * 50L <= c[1], "more than 2% of the element walks failed: " + errors());
     }
 
     static void check(boolean condition, String message) {
