@@ -21,7 +21,14 @@ SHELL := /bin/bash
 CONFIG := .asgst-config
 ASGST_DIR := make/asgst
 
--include $(CONFIG)
+# A checkout that has not been configured is configured with the defaults before
+# make reads anything else; a configure that fails stops make after its error.
+ifeq ($(wildcard $(CONFIG)),)
+  ifneq ($(shell ./configure >&2 && echo configured),configured)
+    $(error ./configure failed: its "asgst: error" line above says why)
+  endif
+endif
+include $(CONFIG)
 
 JDK_DIR = $(ASGST_WORKSPACE)/jdk
 IN_ENV := $(ASGST_DIR)/in-env
@@ -36,10 +43,6 @@ ifeq ($(TEST),$(ASGST_TESTS))
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace
-
-# make reads this file before anything else: configure with the defaults if needed.
-$(CONFIG):
-	./configure
 
 Makefile: ;
 

@@ -5,10 +5,11 @@
 # Idempotent: a finished environment is only updated when the package list changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+asgst_step "creating the build environment"
 
 dir=${1:?usage: build-env.sh DIR}
 packages_file="$ASGST_REPO/make/asgst/env-packages.txt"
-packages=$(sed -e 's/#.*//' "$packages_file" | xargs)
+packages="$BOOT_JDK_PACKAGE $(sed -e 's/#.*//' "$packages_file" | xargs)"
 want_stamp=$(echo "$packages" | sha256sum | cut -d' ' -f1)
 stamp_file="$dir/etc/asgst-env-packages"
 

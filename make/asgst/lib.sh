@@ -4,8 +4,24 @@ ASGST_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 ASGST_CONFIG_FILE="$ASGST_REPO/.asgst-config"
 . "$ASGST_REPO/make/asgst/upstream.conf"
 
-die() { echo "asgst: error: $*" >&2; exit 1; }
+# Every failure prints one line "asgst: error: STEP: why". die() says why; a
+# command that fails under set -e without a die() is reported by the ERR trap
+# below with its line. die() exits with ASGST_REPORTED so that the scripts and
+# command substitutions above it do not report the same failure again.
+ASGST_REPORTED=86
+ASGST_STEP=$(basename "$0")
+asgst_step() { ASGST_STEP=$1; }
+die() { echo "asgst: error: $ASGST_STEP: $*" >&2; exit "$ASGST_REPORTED"; }
 info() { echo "asgst: $*" >&2; }
+asgst_on_error() {
+  local status=$1 line=$2 command=$3
+  [ "$status" = "$ASGST_REPORTED" ] ||
+    echo "asgst: error: $ASGST_STEP: '$command' failed with exit status $status ($(basename "$0"), line $line)" >&2
+  exit "$ASGST_REPORTED"
+}
+case $- in
+  *e*) set -E; trap 'asgst_on_error $? $LINENO "$BASH_COMMAND"' ERR ;;
+esac
 
 # The cache root holds what is shared by all workspaces: downloads, apt state,
 # the build environment.

@@ -3,6 +3,7 @@
 # the build environment, the workspace tree, and OpenJDK's configure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+asgst_step "OpenJDK's configure"
 load_config
 
 if [ "$ASGST_ENV" = debian13 ]; then
@@ -20,7 +21,7 @@ args=(
   --with-jvm-variants=server
   --disable-warnings-as-errors
   --enable-ccache
-  --with-version-build=9 --with-version-pre= --with-version-opt=asgst
+  --with-version-build="$UPSTREAM_BUILD" --with-version-pre= --with-version-opt=asgst
   --with-gtest=/usr/src/googletest
   --with-jtreg=/usr/share/jtreg
   # The tarball lacks the bundled copies of these libraries: use the system's.

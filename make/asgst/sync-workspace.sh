@@ -9,6 +9,7 @@
 # what changed. Files that left the overlay or a patch are restored or removed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+asgst_step "assembling the workspace"
 load_config
 
 ws=$ASGST_WORKSPACE
@@ -30,7 +31,7 @@ source_identity() {
 check_checkout() {
   local dir=$1 conf="$1/make/conf/version-numbers.conf"
   [ -f "$conf" ] || die "$dir is not a JDK source tree (no make/conf/version-numbers.conf)"
-  grep -qx 'DEFAULT_VERSION_FEATURE=25' "$conf" && grep -qx 'DEFAULT_VERSION_UPDATE=3' "$conf" ||
+  grep -qx "DEFAULT_VERSION_FEATURE=$UPSTREAM_FEATURE" "$conf" && grep -qx "DEFAULT_VERSION_UPDATE=$UPSTREAM_UPDATE" "$conf" ||
     die "$dir is not a jdk25u tree at version $UPSTREAM_VERSION"
   if [ -e "$dir/.git" ]; then
     git -C "$dir" tag --points-at HEAD 2>/dev/null | grep -qxF "$UPSTREAM_TAG" ||
