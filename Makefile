@@ -13,6 +13,8 @@
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
 #                          queue processing cost, whole-program overhead (doc/performance.md)
+#   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
+#                          ./configure, make images and make test, each step timed
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
 # Everything runs inside the build environment chosen by ./configure.
@@ -23,12 +25,15 @@ ASGST_DIR := make/asgst
 
 # A checkout that has not been configured is configured with the defaults before
 # make reads anything else; a configure that fails stops make after its error.
-ifeq ($(wildcard $(CONFIG)),)
-  ifneq ($(shell ./configure >&2 && echo configured),configured)
-    $(error ./configure failed: its "asgst: error" line above says why)
+# The rehearsal configures a clone of its own.
+ifneq ($(MAKECMDGOALS),rehearse)
+  ifeq ($(wildcard $(CONFIG)),)
+    ifneq ($(shell ./configure >&2 && echo configured),configured)
+      $(error ./configure failed: its "asgst: error" line above says why)
+    endif
   endif
+  include $(CONFIG)
 endif
-include $(CONFIG)
 
 JDK_DIR = $(ASGST_WORKSPACE)/jdk
 IN_ENV := $(ASGST_DIR)/in-env
@@ -37,12 +42,14 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 # The ASGST fast tier: the jtreg group and every gtest whose suite starts with asgst.
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
-# The fast tier also checks the sample profiler; its counts join the tests'.
+# The fast tier also checks the source fetching and the sample profiler; their
+# counts join the tests'.
 ifeq ($(TEST),$(ASGST_TESTS))
-  TEST_CHECKS := $(ASGST_DIR)/check-demo.sh
+  TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-demo.sh
 endif
 
-.PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace
+.PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
+  rehearse
 
 Makefile: ;
 
@@ -93,6 +100,11 @@ demo: images
 bench: demo
 	@bench/run-walk-benchmark.sh 8 64 512 2048
 	@bench/run-overhead-benchmark.sh
+
+# A fresh machine: a fresh clone with a new, empty cache root runs ./configure,
+# make images and make test; prints each step's time (doc/building.md).
+rehearse:
+	@REHEARSAL_DIR="$(REHEARSAL_DIR)" REHEARSAL_KEEP="$(REHEARSAL_KEEP)" $(ASGST_DIR)/rehearse-fresh-machine.sh
 
 # Any other target goes to OpenJDK's make in the workspace.
 .DEFAULT:

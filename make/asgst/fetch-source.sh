@@ -53,8 +53,8 @@ while read -r url; do
 done <<<"$urls"
 rm -f "$partial"
 {
-  echo "asgst: error: found no $UPSTREAM_TARBALL with the pinned sha256. Tried:"
+  echo "asgst: error: $ASGST_STEP: found no $UPSTREAM_TARBALL with the pinned sha256. Tried:"
   printf '  %s\n' "${tried[@]}"
   echo "  Give the source yourself: ./configure --with-source=PATH (that tarball, or a jdk25u checkout at tag $UPSTREAM_TAG)."
 } >&2
-exit 1
+exit "$ASGST_REPORTED"

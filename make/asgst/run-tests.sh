@@ -14,12 +14,23 @@ tests=${1:?usage: run-tests.sh TEST...}
 summary="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/test-results/test-summary.txt"
 rm -f "$summary"   # never read a previous run's results
 
+# A selection of ASGST tests alone needs only their native libraries of the test
+# image (make/patches/asgst-native-test-libs.patch), not all of HotSpot's.
+native_only=true
+for t in $tests; do
+  case "$t" in
+    hotspot_asgst|gtest:*|*serviceability/asgst|*serviceability/asgst/*) ;;
+    *) native_only=false ;;
+  esac
+done
+
 # TEST goes through the environment, and our own make's MAKEFLAGS (which holds
 # "make test TEST=...") is not passed on: OpenJDK's PreInit.gmk takes a 'p' and
 # a 'q' anywhere in MAKEFLAGS (as in ".../hotspot/.../queue") for "make -qp"
 # and then does nothing.
 # ASGST_JTREG, if set, becomes OpenJDK's JTREG variable (extra jtreg options).
 MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" JTREG="${ASGST_JTREG:-}" \
+  ASGST_NATIVE_TESTS_ONLY=$native_only \
   "$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" test
 status=$?
 
