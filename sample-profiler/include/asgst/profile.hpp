@@ -140,8 +140,16 @@ class Queue {
     _queue = ASGST_RegisterQueue(env, size, options, &Queue::trampoline, _fun.get());
   }
   ~Queue() {
-    if (_queue != nullptr) {
-      ASGST_DeregisterQueue(_queue);
+    if (_queue == nullptr) {
+      return;
+    }
+    ASGST_DeregisterQueue(_queue);
+    // On its own thread the queue is processed and freed at once, and its
+    // handle shows capacity 0. Otherwise its thread processes the pending
+    // elements later, calling fun: fun must outlive this object, and is
+    // left allocated.
+    if (ASGST_GetQueueSizeInfo(_queue).capacity != 0) {
+      (void)_fun.release();
     }
   }
   Queue(const Queue&) = delete;

@@ -26,6 +26,8 @@
 #include "runtime/os.hpp"
 #include "runtime/safepointMechanism.inline.hpp"
 
+#include <new>
+
 // What the profiler set with ASGST_SetOnQueueProcessingStart/End.
 struct AsgstOnProcessing {
   ASGST_OnQueueSafepointHandler handler;
@@ -37,13 +39,14 @@ struct AsgstOnProcessing {
 // One queue: a ring of elements written by its thread's signal handler (the
 // producer) and read by the same thread at a poll (the consumer). head and
 // tail count elements ever taken and added; an element's slot is its count
-// modulo the capacity.
-class AsgstQueue : public CHeapObj<mtServiceability> {
+// modulo the capacity. Queue objects live in AsgstQueueTable's slots and are
+// reused, never freed: only the element arrays of a removed queue are.
+class AsgstQueue {
  public:
-  JavaThread* const thread;
-  const ASGST_Handler handler;
-  void* const handler_arg;
-  const int options;
+  JavaThread* thread;
+  ASGST_Handler handler;
+  void* handler_arg;
+  int options;
   ASGST_QueueElement* elements;
   AsgstRecordedFrame* codes;            // beside elements, same slots
   jint capacity;
@@ -56,21 +59,121 @@ class AsgstQueue : public CHeapObj<mtServiceability> {
   AsgstOnProcessing on_start;
   AsgstOnProcessing on_end;
   AsgstQueue* volatile next;
+  // The slot: odd while a queue lives in it, advanced when it is removed.
+  volatile uintptr_t generation;
+  juint index;
+  AsgstQueue* next_free;
 
-  AsgstQueue(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg) :
-    thread(t), handler(h), handler_arg(arg), options(opts),
-    elements(NEW_C_HEAP_ARRAY(ASGST_QueueElement, size, mtServiceability)),
-    codes(NEW_C_HEAP_ARRAY(AsgstRecordedFrame, size, mtServiceability)), capacity(size),
-    head(0), tail(0), attempts(0), requested_capacity(size), busy(false), deregistered(false),
-    on_start(), on_end(), next(nullptr) {}
+  AsgstQueue() :
+    thread(nullptr), handler(nullptr), handler_arg(nullptr), options(0), elements(nullptr), codes(nullptr),
+    capacity(0), head(0), tail(0), attempts(0), requested_capacity(0), busy(false), deregistered(false),
+    on_start(), on_end(), next(nullptr), generation(0), index(0), next_free(nullptr) {}
 
-  ~AsgstQueue() {
+  void init(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg) {
+    thread = t;
+    handler = h;
+    handler_arg = arg;
+    options = opts;
+    elements = NEW_C_HEAP_ARRAY(ASGST_QueueElement, size, mtServiceability);
+    codes = NEW_C_HEAP_ARRAY(AsgstRecordedFrame, size, mtServiceability);
+    capacity = size;
+    head = tail = 0;
+    attempts = 0;
+    requested_capacity = size;
+    busy = deregistered = false;
+    on_start = on_end = AsgstOnProcessing();
+    next = nullptr;
+  }
+
+  void clear() {
     FREE_C_HEAP_ARRAY(ASGST_QueueElement, elements);
     FREE_C_HEAP_ARRAY(AsgstRecordedFrame, codes);
+    elements = nullptr;
+    codes = nullptr;
+    capacity = 0;
+    head = tail = 0;
+    thread = nullptr;
+    handler = nullptr;
   }
 
   juint size() const { return Atomic::load_acquire(&tail) - Atomic::load_acquire(&head); }
 };
+
+// The queues' handles. An ASGST_Queue* is no pointer: it names a slot of this
+// table and the slot's generation. Removing a queue advances its slot's
+// generation, so a call with its handle, at any later time, finds no queue
+// instead of reaching freed memory; a value that is no handle finds none
+// either. Slots are reused and their memory is never freed.
+class AsgstQueueTable : AllStatic {
+  static const juint chunk_bits = 10;
+  static const juint chunk_size = 1u << chunk_bits;
+  static const juint max_chunks = 1024;                       // 2^20 queues at once
+  static const juint index_bits = 20;
+  static const uintptr_t index_mask = (uintptr_t(1) << index_bits) - 1;
+  static const uintptr_t generation_mask = ~uintptr_t(0) >> (index_bits + 1);
+
+  static AsgstQueue* volatile _chunks[max_chunks];
+  static juint _used;          // slots handed out at least once
+  static AsgstQueue* _free;    // slots of removed queues
+ public:
+  // Both under AsgstQueues::_list_lock.
+  static AsgstQueue* allocate();
+  static void release(AsgstQueue* queue);
+
+  static ASGST_Queue* handle_of(const AsgstQueue* queue) {
+    uintptr_t value = ((queue->generation & generation_mask) << (index_bits + 1)) | (uintptr_t(queue->index) << 1) | 1;
+    return reinterpret_cast<ASGST_Queue*>(value);
+  }
+
+  // The live queue the handle names, or null. Signal safe.
+  static AsgstQueue* resolve(ASGST_Queue* handle) {
+    uintptr_t value = reinterpret_cast<uintptr_t>(handle);
+    uintptr_t generation = value >> (index_bits + 1);
+    if ((value & 1) == 0 || (generation & 1) == 0) {
+      return nullptr;
+    }
+    juint index = juint((value >> 1) & index_mask);
+    AsgstQueue* chunk = Atomic::load_acquire(&_chunks[index >> chunk_bits]);
+    if (chunk == nullptr) {
+      return nullptr;
+    }
+    AsgstQueue* queue = &chunk[index & (chunk_size - 1)];
+    return (Atomic::load_acquire(&queue->generation) & generation_mask) == generation ? queue : nullptr;
+  }
+};
+
+AsgstQueue* volatile AsgstQueueTable::_chunks[AsgstQueueTable::max_chunks] = {};
+juint AsgstQueueTable::_used = 0;
+AsgstQueue* AsgstQueueTable::_free = nullptr;
+
+AsgstQueue* AsgstQueueTable::allocate() {
+  AsgstQueue* queue = _free;
+  if (queue != nullptr) {
+    _free = queue->next_free;
+  } else {
+    if (_used == max_chunks * chunk_size) {
+      return nullptr;
+    }
+    juint chunk_index = _used >> chunk_bits;
+    if (_chunks[chunk_index] == nullptr) {
+      AsgstQueue* chunk = NEW_C_HEAP_ARRAY(AsgstQueue, chunk_size, mtServiceability);
+      for (juint i = 0; i < chunk_size; i++) {
+        ::new ((void*)&chunk[i]) AsgstQueue();
+        chunk[i].index = (chunk_index << chunk_bits) + i;
+      }
+      Atomic::release_store(&_chunks[chunk_index], chunk);
+    }
+    queue = &_chunks[chunk_index][_used & (chunk_size - 1)];
+    _used++;
+  }
+  queue->next_free = nullptr;
+  return queue;
+}
+
+void AsgstQueueTable::release(AsgstQueue* queue) {
+  queue->next_free = _free;
+  _free = queue;
+}
 
 // The queues of one thread, hung off JavaThread::_asgst_queues.
 class AsgstThreadQueues : public CHeapObj<mtServiceability> {
@@ -83,7 +186,11 @@ class AsgstThreadQueues : public CHeapObj<mtServiceability> {
 volatile int AsgstQueues::_list_lock = 0;
 
 static AsgstQueue* queue_of(ASGST_Queue* queue) {
-  return reinterpret_cast<AsgstQueue*>(queue);
+  return AsgstQueueTable::resolve(queue);
+}
+
+static ASGST_Queue* handle_of(const AsgstQueue* queue) {
+  return AsgstQueueTable::handle_of(queue);
 }
 
 // Registration ----------------------------------------------------------------
@@ -93,9 +200,17 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
   if (thread == nullptr || size <= 0 || handler == nullptr) {
     return nullptr;
   }
-  AsgstQueue* queue = new AsgstQueue(thread, size, options, handler, arg);
   AsgstThreadQueues* fresh = new AsgstThreadQueues();
   Thread::SpinAcquire(&_list_lock);
+  AsgstQueue* queue = AsgstQueueTable::allocate();
+  if (queue == nullptr) {
+    Thread::SpinRelease(&_list_lock);
+    delete fresh;
+    return nullptr;
+  }
+  queue->init(thread, size, options, handler, arg);
+  // An odd generation makes the slot's new handle valid.
+  Atomic::release_store(&queue->generation, queue->generation + 1);
   AsgstThreadQueues* queues = thread->asgst_queues();
   if (queues == nullptr) {
     queues = fresh;
@@ -111,19 +226,30 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
     OrderAccess::release();
     thread->set_asgst_queues(queues);
   }
+  ASGST_Queue* handle = handle_of(queue);
   Thread::SpinRelease(&_list_lock);
   delete fresh;
-  return reinterpret_cast<ASGST_Queue*>(queue);
+  return handle;
 }
 
 bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
+  // Under the lock, the queue cannot be freed, nor its thread destroyed, while
+  // it is marked and that thread's poll is armed.
+  Thread::SpinAcquire(&_list_lock);
   AsgstQueue* queue = queue_of(q);
   if (queue == nullptr || queue->deregistered) {
+    Thread::SpinRelease(&_list_lock);
     return false;
   }
   Atomic::release_store_fence(&queue->deregistered, true);
   JavaThread* thread = queue->thread;
-  if (thread == JavaThread::current_or_null()) {
+  bool own_thread = thread == JavaThread::current_or_null();
+  if (!own_thread) {
+    // The queue's thread processes and frees it at its next poll.
+    SafepointMechanism::arm_local_poll_release(thread);
+  }
+  Thread::SpinRelease(&_list_lock);
+  if (own_thread) {
     // On its own thread: process what is pending and free the queue now.
     if (thread->thread_state() == _thread_in_native) {
       ThreadInVMfromNative in_vm(thread);
@@ -131,32 +257,31 @@ bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
     } else {
       process(thread, thread->asgst_queues());
     }
-  } else {
-    // The queue's thread processes and frees it at its next poll.
-    SafepointMechanism::arm_local_poll_release(thread);
   }
   return true;
 }
 
+// Under _list_lock. The generation advances before the arrays are freed: a
+// signal handler that interrupts this thread, or a thread that halted it,
+// either finds the queue whole or finds no queue.
 void AsgstQueues::free_queue(AsgstQueue* queue) {
-  delete queue;
+  Atomic::release_store_fence(&queue->generation, queue->generation + 1);
+  queue->clear();
+  AsgstQueueTable::release(queue);
 }
 
 void AsgstQueues::thread_destroyed(JavaThread* thread) {
   Thread::SpinAcquire(&_list_lock);
   AsgstThreadQueues* queues = thread->asgst_queues();
   thread->set_asgst_queues(nullptr);
-  Thread::SpinRelease(&_list_lock);
-  if (queues == nullptr) {
-    return;
-  }
   // Elements still pending are dropped: their frames are gone with the thread.
-  AsgstQueue* queue = queues->first;
+  AsgstQueue* queue = queues != nullptr ? queues->first : nullptr;
   while (queue != nullptr) {
     AsgstQueue* next = queue->next;
     free_queue(queue);
     queue = next;
   }
+  Thread::SpinRelease(&_list_lock);
   delete queues;
 }
 
@@ -251,7 +376,12 @@ void AsgstQueues::resize(ASGST_Queue* q, int size) {
   AsgstQueue* queue = queue_of(q);
   if (queue != nullptr && size > 0) {
     Atomic::release_store(&queue->requested_capacity, (jint)size);
-    SafepointMechanism::arm_local_poll_release(queue->thread);
+    // Only the queue's own thread arms its poll: another thread's may be
+    // going away meanwhile. Elsewhere the size applies at the next processing.
+    JavaThread* thread = queue->thread;
+    if (thread != nullptr && thread == Thread::current_or_null_safe()) {
+      SafepointMechanism::arm_local_poll_release(thread);
+    }
   }
 }
 
@@ -275,6 +405,11 @@ void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, 
   AsgstOnProcessing setting = { handler, arg, options, offer_iterator };
   // Read by the queue's thread at its polls; a change takes effect at the next one.
   Thread::SpinAcquire(&_list_lock);
+  queue = queue_of(q);  // again, now that it cannot be freed meanwhile
+  if (queue == nullptr) {
+    Thread::SpinRelease(&_list_lock);
+    return;
+  }
   if (at_start) {
     queue->on_start = setting;
   } else {
@@ -293,14 +428,14 @@ void AsgstQueues::call_on_processing(JavaThread* thread, AsgstQueue* queue, bool
     return;
   }
   if (!setting.offer_iterator) {
-    setting.handler(reinterpret_cast<ASGST_Queue*>(queue), nullptr, setting.arg);
+    setting.handler(handle_of(queue), nullptr, setting.arg);
     return;
   }
   // The iterator walks the stack as it is now, from the thread's last Java frame.
   AsgstStackWalker walker(thread, setting.options);
   AsgstNativeFrame no_context = { nullptr, nullptr, nullptr };
   ASGST_Iterator* iterator = walker.start(no_context) > 0 ? reinterpret_cast<ASGST_Iterator*>(&walker) : nullptr;
-  setting.handler(reinterpret_cast<ASGST_Queue*>(queue), iterator, setting.arg);
+  setting.handler(handle_of(queue), iterator, setting.arg);
 }
 
 void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
@@ -377,22 +512,15 @@ void AsgstQueues::process(JavaThread* thread, AsgstThreadQueues* queues) {
   // Free deregistered queues, now that their elements were processed.
   Thread::SpinAcquire(&_list_lock);
   AsgstQueue* volatile* link = &queues->first;
-  AsgstQueue* freed = nullptr;
   while (*link != nullptr) {
     AsgstQueue* queue = *link;
     if (Atomic::load_acquire(&queue->deregistered) && queue->size() == 0) {
       *link = queue->next;
-      queue->next = freed;
-      freed = queue;
+      free_queue(queue);
     } else {
       link = &queue->next;
     }
   }
   Thread::SpinRelease(&_list_lock);
-  while (freed != nullptr) {
-    AsgstQueue* next = freed->next;
-    free_queue(freed);
-    freed = next;
-  }
   queues->processing = false;
 }

@@ -350,15 +350,19 @@ ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
  * Registers a queue of size elements for the thread of env (null: the calling
  * thread). fun(iterator, arg, element_arg) is called for each element, in
  * insertion order; options are the walk options of its iterator. Returns
- * null for a bad argument. Not signal safe.
+ * null for a bad argument, or when 2^20 queues exist at once. Not signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ ASGST_Queue* JNICALL
 ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun, void* arg);
 
 /*
  * Removes a queue; its pending elements are still processed, then it is
- * freed: at once on its own thread, else at that thread's next poll. Returns
- * false if it was already removed. Not signal safe.
+ * freed: at once on its own thread, else at that thread's next poll. A queue
+ * is also removed, its pending elements dropped, when its thread ends.
+ * Returns false if it was already removed. A removed queue's handle stays
+ * safe to pass to every queue function for the VM's life: each answers as
+ * for a removed queue (false, ASGST_ENQUEUE_NO_QUEUE, null, zeros, nothing
+ * done), also after a new queue was registered. Not signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ bool JNICALL ASGST_DeregisterQueue(ASGST_Queue* queue);
 
@@ -384,7 +388,11 @@ _JNI_IMPORT_OR_EXPORT_ ASGST_QueueElement* JNICALL ASGST_GetQueueElement(ASGST_Q
 _JNI_IMPORT_OR_EXPORT_ ASGST_QueueElement JNICALL
 ASGST_GetEnqueuableElement(ASGST_Queue* queue, void* ucontext);
 
-/* Gives the queue size elements after its next processing. Signal safe. */
+/*
+ * Gives the queue size elements after its next processing. On the queue's
+ * thread it arms that thread's poll; from another thread the size waits for
+ * the next processing that something else causes. Signal safe.
+ */
 _JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_ResizeQueue(ASGST_Queue* queue, int size);
 
 /* Pending elements, capacity, and enqueue attempts since the last processing. Signal safe. */

@@ -22,7 +22,8 @@
  * @summary Safepoint queues on one thread: ordering, a full queue, element
  *          access and arg changes, resizing and deregistering with elements
  *          pending, two queues side by side, the processing callbacks, and
- *          compression through ASGST_GetEnqueuableElement.
+ *          compression through ASGST_GetEnqueuableElement, and the handles
+ *          of removed queues (deregistered, or of a thread that ended).
  * @requires os.family == "linux"
  * @run main/othervm/native AsgstQueueBasics
  */
@@ -52,6 +53,9 @@ public class AsgstQueueBasics {
     static native void setCallbacks(int index);
     static native int[] callbackCounts();
     static native String[] takeRecords();
+    static native void keepHandle(int index);
+    static native int[] keptHandleChecks();
+    static native int keptCapacity();
 
     static final int JAVA_TRACE = 1, NO_QUEUE = -5, FULL_QUEUE = -6;
 
@@ -66,7 +70,7 @@ public class AsgstQueueBasics {
         return Arrays.stream(takeRecords()).map(Processed::parse).toList();
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws InterruptedException {
         ordering();
         fullQueueAndElements();
         resizing();
@@ -74,6 +78,7 @@ public class AsgstQueueBasics {
         callbacks();
         compression();
         deregistering();
+        removedQueues();
         System.out.println("all queue checks passed");
     }
 
@@ -173,6 +178,47 @@ public class AsgstQueueBasics {
         List<Processed> done = processed();
         check(done.size() == 2 && done.get(0).elementArg == 501 && done.get(1).elementArg == 502,
               "pending elements of a deregistered queue: " + done);
+    }
+
+    // profile.h: a removed queue answers as removed for the VM's life. The
+    // handle is kept past the removal, and a new queue may take the removed
+    // one's memory: calls through the old handle must not reach it.
+    static void removedQueues() throws InterruptedException {
+        check(register(0, 8), "register");
+        keepHandle(0);
+        check(deregister(0), "deregister");
+        check(register(1, 8), "register after the removal");
+        int[] counts = callbackCounts();
+        checkKeptHandle("deregistered queue");
+        check(sizeInfo(1)[1] == 8, "a resize through the removed handle reached the new queue: " +
+              Arrays.toString(sizeInfo(1)));
+        enqueue(1, 2, 1);
+        List<Processed> done = processed();
+        check(done.size() == 2 && done.stream().allMatch(p -> p.queueArg == 2), "the new queue: " + done);
+        check(Arrays.equals(counts, callbackCounts()), "callbacks set through the removed handle ran: " +
+              Arrays.toString(counts) + " then " + Arrays.toString(callbackCounts()));
+        check(deregister(1), "deregister the new queue");
+
+        // A queue that its thread never deregistered goes away with the thread.
+        Thread thread = new Thread(() -> {
+            check(register(0, 8), "register on another thread");
+            keepHandle(0);
+        });
+        thread.start();
+        thread.join();
+        // The thread's queues are freed after join() returns, when HotSpot
+        // destroys the thread: wait for it (a stuck thread fails by timeout).
+        while (keptCapacity() != 0) {
+            Thread.sleep(10);
+        }
+        checkKeptHandle("queue of a thread that ended");
+    }
+
+    static void checkKeptHandle(String what) {
+        int[] v = keptHandleChecks();
+        check(v[0] == 0 && v[1] == NO_QUEUE && v[2] == 0 && v[3] == 0 && v[4] == 0 && v[5] == 1 && v[6] == 1,
+              what + ": {deregister, enqueue, size, capacity, attempts, no element, no enqueuable pc} = " +
+              Arrays.toString(v));
     }
 
     static void check(boolean condition, String message) {

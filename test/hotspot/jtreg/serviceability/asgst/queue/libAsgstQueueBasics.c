@@ -46,6 +46,7 @@ static Record records[MAX_RECORDS];
 static int record_count;
 static int start_calls, start_with_iterator, end_calls, end_with_iterator;
 static ASGST_Queue* queues[2];
+static ASGST_Queue* kept;  /* a handle kept past its queue's removal */
 
 static void name_of(ASGST_Method method, char* out, size_t size) {
   ASGST_MethodInfo info;
@@ -242,4 +243,41 @@ JNIEXPORT jobjectArray JNICALL Java_AsgstQueueBasics_takeRecords(JNIEnv* env, jc
   }
   record_count = 0;
   return result;
+}
+
+JNIEXPORT void JNICALL Java_AsgstQueueBasics_keepHandle(JNIEnv* env, jclass cls, jint index) {
+  (void)env; (void)cls;
+  kept = queues[index];
+}
+
+/*
+ * Every queue function with the kept handle, whose queue was removed since:
+ * {deregister, enqueue, size, capacity, attempts, element 0 is null,
+ * enqueuable element's pc is null}. Resize and the processing callbacks are
+ * set through it too; they must not reach any other queue.
+ */
+JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_keptHandleChecks(JNIEnv* env, jclass cls) {
+  jint values[7];
+  jintArray array = (*env)->NewIntArray(env, 7);
+  ASGST_QueueSizeInfo info;
+  (void)cls;
+  ASGST_ResizeQueue(kept, 1);
+  ASGST_SetOnQueueProcessingStart(kept, 0, true, on_start, NULL);
+  ASGST_SetOnQueueProcessingEnd(kept, 0, false, on_end, NULL);
+  values[0] = ASGST_DeregisterQueue(kept);
+  values[1] = ASGST_Enqueue(kept, NULL, (void*)(intptr_t)777);
+  info = ASGST_GetQueueSizeInfo(kept);
+  values[2] = info.size;
+  values[3] = info.capacity;
+  values[4] = info.attempts;
+  values[5] = ASGST_GetQueueElement(kept, 0) == NULL;
+  values[6] = ASGST_GetEnqueuableElement(kept, NULL).pc == NULL;
+  (*env)->SetIntArrayRegion(env, array, 0, 7, values);
+  return array;
+}
+
+/* The kept handle's capacity: 0 once its queue is removed. */
+JNIEXPORT jint JNICALL Java_AsgstQueueBasics_keptCapacity(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  return ASGST_GetQueueSizeInfo(kept).capacity;
 }
