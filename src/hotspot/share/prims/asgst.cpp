@@ -37,7 +37,9 @@
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/os.hpp"
+#include "runtime/safefetch.hpp"
 #include "runtime/thread.hpp"
+#include "utilities/align.hpp"
 
 static AsgstStackWalker* walker_of(ASGST_Iterator* iterator) {
   return reinterpret_cast<AsgstStackWalker*>(iterator);
@@ -227,13 +229,19 @@ JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {
 }
 
 JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
-  if (method_id == nullptr) {
+  JavaThread* thread = JavaThread::current_or_null();
+  if (method_id == nullptr || thread == nullptr || !is_aligned(method_id, sizeof(Method*))) {
+    return nullptr;
+  }
+  // A jmethodID points to a word that holds its Method*: read it without
+  // faulting, and check that it is a method, before HotSpot resolves it.
+  Method* m = (Method*)SafeFetchN((intptr_t*)method_id, 0);
+  if (AsgstMethodInfo::as_method((ASGST_Method)m) == nullptr) {
     return nullptr;
   }
   // The check reads the holder's class loader, an oop: from native code,
   // enter the VM as a JNI function would.
-  JavaThread* thread = JavaThread::current_or_null();
-  if (thread != nullptr && thread->thread_state() == _thread_in_native) {
+  if (thread->thread_state() == _thread_in_native) {
     ThreadInVMfromNative in_vm(thread);
     return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
   }
@@ -242,7 +250,7 @@ JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
 
 static InstanceKlass* class_of_mirror(jclass klass) {
   oop mirror = JNIHandles::resolve(klass);
-  if (mirror == nullptr || java_lang_Class::is_primitive(mirror)) {
+  if (mirror == nullptr || !java_lang_Class::is_instance(mirror) || java_lang_Class::is_primitive(mirror)) {
     return nullptr;
   }
   Klass* k = java_lang_Class::as_Klass(mirror);

@@ -69,13 +69,14 @@ class AsgstQueue {
     capacity(0), head(0), tail(0), attempts(0), requested_capacity(0), busy(false), deregistered(false),
     on_start(), on_end(), next(nullptr), generation(0), index(0), next_free(nullptr) {}
 
-  void init(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg) {
+  void init(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg, ASGST_QueueElement* e,
+            AsgstRecordedFrame* c) {
     thread = t;
     handler = h;
     handler_arg = arg;
     options = opts;
-    elements = NEW_C_HEAP_ARRAY(ASGST_QueueElement, size, mtServiceability);
-    codes = NEW_C_HEAP_ARRAY(AsgstRecordedFrame, size, mtServiceability);
+    elements = e;
+    codes = c;
     capacity = size;
     head = tail = 0;
     attempts = 0;
@@ -189,6 +190,26 @@ static AsgstQueue* queue_of(ASGST_Queue* queue) {
   return AsgstQueueTable::resolve(queue);
 }
 
+// The queue, unless it was deregistered: from then on its handle answers as
+// for a removed queue, while its thread still processes the pending elements.
+static AsgstQueue* registered_queue_of(ASGST_Queue* handle) {
+  AsgstQueue* queue = queue_of(handle);
+  return queue != nullptr && !Atomic::load_acquire(&queue->deregistered) ? queue : nullptr;
+}
+
+// Element arrays for size elements, or false (the size asked is too large
+// for this machine: the caller refuses it, the VM goes on).
+static bool allocate_elements(int size, ASGST_QueueElement** elements, AsgstRecordedFrame** codes) {
+  *elements = NEW_C_HEAP_ARRAY_RETURN_NULL(ASGST_QueueElement, size, mtServiceability);
+  *codes = NEW_C_HEAP_ARRAY_RETURN_NULL(AsgstRecordedFrame, size, mtServiceability);
+  if (*elements == nullptr || *codes == nullptr) {
+    FREE_C_HEAP_ARRAY(ASGST_QueueElement, *elements);
+    FREE_C_HEAP_ARRAY(AsgstRecordedFrame, *codes);
+    return false;
+  }
+  return true;
+}
+
 static ASGST_Queue* handle_of(const AsgstQueue* queue) {
   return AsgstQueueTable::handle_of(queue);
 }
@@ -197,7 +218,9 @@ static ASGST_Queue* handle_of(const AsgstQueue* queue) {
 
 ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int options, ASGST_Handler handler,
                                          void* arg) {
-  if (thread == nullptr || size <= 0 || handler == nullptr) {
+  ASGST_QueueElement* elements;
+  AsgstRecordedFrame* codes;
+  if (thread == nullptr || size <= 0 || handler == nullptr || !allocate_elements(size, &elements, &codes)) {
     return nullptr;
   }
   AsgstThreadQueues* fresh = new AsgstThreadQueues();
@@ -206,9 +229,11 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
   if (queue == nullptr) {
     Thread::SpinRelease(&_list_lock);
     delete fresh;
+    FREE_C_HEAP_ARRAY(ASGST_QueueElement, elements);
+    FREE_C_HEAP_ARRAY(AsgstRecordedFrame, codes);
     return nullptr;
   }
-  queue->init(thread, size, options, handler, arg);
+  queue->init(thread, size, options, handler, arg, elements, codes);
   // An odd generation makes the slot's new handle valid.
   Atomic::release_store(&queue->generation, queue->generation + 1);
   AsgstThreadQueues* queues = thread->asgst_queues();
@@ -313,14 +338,11 @@ int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement
 }
 
 int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   if (queue == nullptr) {
     return ASGST_ENQUEUE_NO_QUEUE;
   }
   Atomic::inc(&queue->attempts);
-  if (Atomic::load_acquire(&queue->deregistered)) {
-    return ASGST_ENQUEUE_NO_QUEUE;
-  }
   if (Atomic::load_acquire(&queue->busy)) {
     return ASGST_ENQUEUE_OTHER_ERROR;  // being resized
   }
@@ -344,7 +366,7 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
 
 ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontext) {
   ASGST_QueueElement element = { nullptr, nullptr, nullptr, nullptr, nullptr };
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   AsgstRecordedFrame recorded;
   if (queue != nullptr && top_frame(queue, ucontext, &element, &recorded) <= 0) {
     element.pc = element.sp = element.fp = element.bcp = nullptr;
@@ -354,7 +376,7 @@ ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontex
 }
 
 ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   if (queue == nullptr || Atomic::load_acquire(&queue->busy)) {
     return nullptr;
   }
@@ -373,7 +395,7 @@ ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
 }
 
 void AsgstQueues::resize(ASGST_Queue* q, int size) {
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   if (queue != nullptr && size > 0) {
     Atomic::release_store(&queue->requested_capacity, (jint)size);
     // Only the queue's own thread arms its poll: another thread's may be
@@ -387,7 +409,7 @@ void AsgstQueues::resize(ASGST_Queue* q, int size) {
 
 ASGST_QueueSizeInfo AsgstQueues::size_info(ASGST_Queue* q) {
   ASGST_QueueSizeInfo info = { 0, 0, 0 };
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   if (queue != nullptr) {
     info.size = (jint)queue->size();
     info.capacity = queue->capacity;
@@ -398,14 +420,14 @@ ASGST_QueueSizeInfo AsgstQueues::size_info(ASGST_Queue* q) {
 
 void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, bool offer_iterator,
                                     ASGST_OnQueueSafepointHandler handler, void* arg) {
-  AsgstQueue* queue = queue_of(q);
+  AsgstQueue* queue = registered_queue_of(q);
   if (queue == nullptr) {
     return;
   }
   AsgstOnProcessing setting = { handler, arg, options, offer_iterator };
   // Read by the queue's thread at its polls; a change takes effect at the next one.
   Thread::SpinAcquire(&_list_lock);
-  queue = queue_of(q);  // again, now that it cannot be freed meanwhile
+  queue = registered_queue_of(q);  // again, now that it cannot be freed meanwhile
   if (queue == nullptr) {
     Thread::SpinRelease(&_list_lock);
     return;
@@ -466,8 +488,13 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
   if (requested == queue->capacity) {
     return;
   }
-  ASGST_QueueElement* fresh = NEW_C_HEAP_ARRAY(ASGST_QueueElement, requested, mtServiceability);
-  AsgstRecordedFrame* fresh_codes = NEW_C_HEAP_ARRAY(AsgstRecordedFrame, requested, mtServiceability);
+  ASGST_QueueElement* fresh;
+  AsgstRecordedFrame* fresh_codes;
+  if (!allocate_elements(requested, &fresh, &fresh_codes)) {
+    // Too large for this machine: the queue keeps its size.
+    Atomic::release_store(&queue->requested_capacity, queue->capacity);
+    return;
+  }
   Atomic::release_store_fence(&queue->busy, true);
   juint head = queue->head;
   juint pending = queue->tail - head;

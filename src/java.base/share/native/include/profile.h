@@ -248,15 +248,16 @@ ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t option
 
 /*
  * Stores the next frame in *frame. Returns 1 if there was one, ASGST_NO_FRAME
- * at the end of the stack, or an error (< 0) when the walk cannot continue;
- * the frames before remain valid. Signal safe. Typical use:
+ * at the end of the stack (and for a null iterator), or an error (< 0) when
+ * the walk cannot continue; the frames before remain valid. A null frame
+ * gives -18 (invalid argument) and leaves the iterator where it was. Signal safe. Typical use:
  *
  *   ASGST_Frame frame;
  *   while (ASGST_NextFrame(iterator, &frame) == 1) { ... }
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_NextFrame(ASGST_Iterator* iterator, ASGST_Frame* frame);
 
-/* Moves the iterator back to its first frame. Signal safe. */
+/* Moves the iterator back to its first frame; nothing for null. Signal safe. */
 _JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_RewindIterator(ASGST_Iterator* iterator);
 
 /*
@@ -289,9 +290,9 @@ AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, void* ucontext, uint32_t 
  * each char* field is a buffer (null to skip it) and its *_length field the
  * buffer's size; on return the buffer holds the string, truncated to fit and
  * always null-terminated (if the size is > 0), and *_length holds the
- * string's full length. A string that is not available (no generic
- * signature; a handle that is no method or class) sets the char* field to
- * null and the length to 0.
+ * string's full length (a negative size counts as 0). A string that is not
+ * available (no generic signature; a handle that is no method or class) sets
+ * the char* field to null and the length to 0.
  */
 _JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_GetMethodInfo(ASGST_Method method, ASGST_MethodInfo* info);
 
@@ -312,9 +313,11 @@ _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_GetMethodLineNumberTable(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length);
 
 /*
- * Conversions to and from JNI/JVMTI ids, null for null or invalid input. Not
- * signal safe: call them from a thread attached to the VM, outside signal
- * handlers. A jclass is a new local reference.
+ * Conversions to and from JNI/JVMTI ids, null for null or invalid input
+ * (a jmethodID that is none, a jclass of an array or primitive class or of
+ * an object that is no class) and on a thread not attached to the VM. Not
+ * signal safe: call them from an attached thread, outside signal handlers.
+ * A jclass is a new local reference.
  */
 _JNI_IMPORT_OR_EXPORT_ jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method);
 _JNI_IMPORT_OR_EXPORT_ ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id);
@@ -323,7 +326,7 @@ _JNI_IMPORT_OR_EXPORT_ ASGST_Class JNICALL ASGST_JClassToClass(jclass klass);
 
 /*
  * Registers handler (with arg as its last argument), called just before the ids of a class and its
- * methods become invalid. Several handlers may be registered; each call of
+ * methods become invalid; a null handler registers nothing. Several handlers may be registered; each call of
  * a handler may run on any thread, concurrently with others, and may use
  * only the signal-safe functions of this header. Not signal safe.
  */
@@ -350,7 +353,8 @@ ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg);
  * Registers a queue of size elements for the thread of env (null: the calling
  * thread). fun(iterator, arg, element_arg) is called for each element, in
  * insertion order; options are the walk options of its iterator. Returns
- * null for a bad argument, or when 2^20 queues exist at once. Not signal safe.
+ * null for a bad argument, for a size that cannot be allocated, or when 2^20
+ * queues exist at once. Not signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ ASGST_Queue* JNICALL
 ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun, void* arg);
@@ -359,10 +363,11 @@ ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun, void*
  * Removes a queue; its pending elements are still processed, then it is
  * freed: at once on its own thread, else at that thread's next poll. A queue
  * is also removed, its pending elements dropped, when its thread ends.
- * Returns false if it was already removed. A removed queue's handle stays
- * safe to pass to every queue function for the VM's life: each answers as
- * for a removed queue (false, ASGST_ENQUEUE_NO_QUEUE, null, zeros, nothing
- * done), also after a new queue was registered. Not signal safe.
+ * Returns false if it was already removed. From the call on, the handle
+ * stays safe to pass to every queue function for the VM's life, and each
+ * answers as for a removed queue (false, ASGST_ENQUEUE_NO_QUEUE, null,
+ * zeros, nothing done), also after a new queue was registered; so does any
+ * value that is no queue handle. Not signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ bool JNICALL ASGST_DeregisterQueue(ASGST_Queue* queue);
 
@@ -391,7 +396,8 @@ ASGST_GetEnqueuableElement(ASGST_Queue* queue, void* ucontext);
 /*
  * Gives the queue size elements after its next processing. On the queue's
  * thread it arms that thread's poll; from another thread the size waits for
- * the next processing that something else causes. Signal safe.
+ * the next processing that something else causes. A size <= 0 is ignored;
+ * one that cannot be allocated leaves the queue as it is. Signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ void JNICALL ASGST_ResizeQueue(ASGST_Queue* queue, int size);
 
