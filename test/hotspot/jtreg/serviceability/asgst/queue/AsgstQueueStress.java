@@ -63,6 +63,12 @@ public class AsgstQueueStress {
     static native int[] counts();
     static native String errors();
 
+    // Enough samples that one failed walk is 0.1%: 6-8 s of sampling on an idle
+    // machine, where 481-646 were accepted in 4 s.
+    static final int ACCEPTED_GOAL = 1000;
+    // About 4 s of deoptimization rounds, one each 50 ms.
+    static final int DEOPT_GOAL = 70;
+
     static volatile boolean stop;
     static volatile Object sink;
 
@@ -115,9 +121,14 @@ public class AsgstQueueStress {
             workers.add(t);
         }
         WhiteBox wb = WhiteBox.getWhiteBox();
-        long end = System.nanoTime() + 4_000_000_000L;
+        // The run lasts until its work is done, however busy the machine: at
+        // least 4 seconds, ACCEPTED_GOAL accepted samples and DEOPT_GOAL rounds
+        // of deoptimization. The deadline only keeps a broken VM from hanging.
+        long start = System.nanoTime();
+        long minimumEnd = start + 4_000_000_000L, deadline = start + 300_000_000_000L;
         int deoptimizations = 0;
-        while (System.nanoTime() < end) {
+        while (System.nanoTime() < deadline &&
+               (System.nanoTime() < minimumEnd || counts()[0] < ACCEPTED_GOAL || deoptimizations < DEOPT_GOAL)) {
             Thread.sleep(50);
             wb.deoptimizeAll();
             deoptimizations++;
@@ -125,15 +136,17 @@ public class AsgstQueueStress {
                 System.gc();  // also unloads the hidden classes
             }
         }
+        double seconds = (System.nanoTime() - start) / 1e9;
         stop = true;
         for (Thread t : workers) {
             t.join();
         }
         int[] c = counts();
-        System.out.printf("%d accepted, %d processed (%d walked to the end, %d failed walks), %d deoptimizations%n",
-                          c[0], c[1], c[2], c[3], deoptimizations);
+        System.out.printf("%d accepted, %d processed (%d walked to the end, %d failed walks), %d deoptimizations" +
+                          " in %.1f s%n", c[0], c[1], c[2], c[3], deoptimizations, seconds);
         System.out.println("failed walks by error: " + errors());
-        check(c[0] >= 500, "too few samples accepted: " + c[0]);
+        check(c[0] >= ACCEPTED_GOAL && deoptimizations >= DEOPT_GOAL,
+              "the work was not done in " + seconds + " s: " + c[0] + " accepted, " + deoptimizations + " deoptimizations");
         check(c[1] == c[0], "accepted " + c[0] + " but processed " + c[1]);
         // Walks that end after their recorded frame (a signal after an
         // interpreted method's return poll, whose caller has moved on: since
