@@ -23,13 +23,17 @@ for t in $tests; do
     *) native_only=false ;;
   esac
 done
+# ASGST_JTREG, if set, becomes OpenJDK's JTREG variable (extra jtreg options).
+# The ASGST tests run with glibc's MALLOC_PERTURB_, which overwrites freed
+# memory, so that a read of freed memory shows instead of passing unseen.
+jtreg=${ASGST_JTREG:-}
+[ "$native_only" = false ] || jtreg="${jtreg:+$jtreg;}OPTIONS=-e:MALLOC_PERTURB_=165"
 
 # TEST goes through the environment, and our own make's MAKEFLAGS (which holds
 # "make test TEST=...") is not passed on: OpenJDK's PreInit.gmk takes a 'p' and
 # a 'q' anywhere in MAKEFLAGS (as in ".../hotspot/.../queue") for "make -qp"
 # and then does nothing.
-# ASGST_JTREG, if set, becomes OpenJDK's JTREG variable (extra jtreg options).
-MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" JTREG="${ASGST_JTREG:-}" \
+MAKEFLAGS= MFLAGS= TEST="$tests" CONF="$ASGST_CONF" JTREG="$jtreg" \
   ASGST_NATIVE_TESTS_ONLY=$native_only \
   "$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" test
 status=$?
