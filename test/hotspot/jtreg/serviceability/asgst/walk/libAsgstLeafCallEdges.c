@@ -145,8 +145,12 @@ static void count_difference(int place, const Walk* real, const Walk* fake) {
 }
 
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
-  static __thread Walk real, fake;
-  static __thread ucontext_t made;
+  /* Not thread-local: the first access of a dlopen'ed library's thread-local
+     variable may call malloc, which deadlocks in a signal handler that
+     interrupted malloc (seen once). Only the sampled thread gets this signal,
+     and SIGPROF is blocked while its handler runs. */
+  static Walk real, fake;
+  static ucontext_t made;
   ucontext_t* uc = (ucontext_t*)ucontext;
   greg_t pc = uc->uc_mcontext.gregs[REG_RIP];
   greg_t sp = uc->uc_mcontext.gregs[REG_RSP];

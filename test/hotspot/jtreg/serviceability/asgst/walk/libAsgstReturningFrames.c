@@ -101,7 +101,11 @@ static int holds_loop_frames(const Walk* walk, int complete) {
 }
 
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
-  static __thread Walk walk;
+  /* Not thread-local: the first access of a dlopen'ed library's thread-local
+     variable may call malloc, which deadlocks in a signal handler that
+     interrupted malloc (seen once). Only the sampled thread gets this signal,
+     and SIGPROF is blocked while its handler runs. */
+  static Walk walk;
   greg_t pc = ((ucontext_t*)ucontext)->uc_mcontext.gregs[REG_RIP];
   (void)signo; (void)info;
   if (!__atomic_load_n(&in_loop, __ATOMIC_ACQUIRE)) {

@@ -136,13 +136,17 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
 }
 
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
-  static __thread unsigned long n;
+  /* A counter of all carriers, not a thread-local one: the first access of a
+     dlopen'ed library's thread-local variable may call malloc, which
+     deadlocks in a signal handler that interrupted malloc. */
+  static unsigned long n;
   WalkArg arg;
   (void)signo; (void)siginfo;
   if (!__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
     return;
   }
-  arg.options = ASGST_INCLUDE_NON_JAVA_FRAMES | ((n++ & 1) ? ASGST_INCLUDE_CARRIER_FRAMES : 0);
+  arg.options = ASGST_INCLUDE_NON_JAVA_FRAMES |
+                ((__atomic_fetch_add(&n, 1, __ATOMIC_RELAXED) & 1) ? ASGST_INCLUDE_CARRIER_FRAMES : 0);
   ASGST_RunWithIterator(ucontext, arg.options, check_walk, &arg);
 }
 
