@@ -34,7 +34,11 @@
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
 
-static __thread ASGST_Queue* thread_queue;
+/* SIGPROF of the process timer reaches any thread, also one that never got a
+   queue: initial-exec keeps the handler's first touch of this thread-local
+   from allocating (the default model's lazy allocation may call malloc, which
+   deadlocks in a signal handler that interrupted malloc). */
+static __thread ASGST_Queue* thread_queue __attribute__((tls_model("initial-exec")));
 /* The first trace that is not as expected, for diagnosis (racy, diagnostic only). */
 static char first_odd[4096];
 static volatile int accepted, processed, with_virtual_frames, with_carrier_frames, mixed, ending_at_enter,
