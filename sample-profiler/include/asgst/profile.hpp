@@ -36,6 +36,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <type_traits>
 #include <utility>
 
@@ -133,10 +134,14 @@ inline MethodId method_id(ASGST_Method method) {
 // A safepoint queue of the calling thread (or of env's thread), deregistered
 // when the object goes away. fun(Frames, void* element_arg) runs for each
 // element at the thread's polls. Not signal safe to create or destroy.
+// Destroyed on the thread that created it, it frees fun; elsewhere the
+// queue's thread may still call fun for pending elements, and fun is left
+// allocated (never freed) instead.
 template <typename F>
 class Queue {
  public:
-  Queue(JNIEnv* env, int size, int options, F fun) : _fun(std::make_unique<F>(std::move(fun))) {
+  Queue(JNIEnv* env, int size, int options, F fun)
+      : _fun(std::make_unique<F>(std::move(fun))), _creator(std::this_thread::get_id()) {
     _queue = ASGST_RegisterQueue(env, size, options, &Queue::trampoline, _fun.get());
   }
   ~Queue() {
@@ -144,11 +149,11 @@ class Queue {
       return;
     }
     ASGST_DeregisterQueue(_queue);
-    // On its own thread the queue is processed and freed at once, and its
-    // handle shows capacity 0. Otherwise its thread processes the pending
-    // elements later, calling fun: fun must outlive this object, and is
-    // left allocated.
-    if (ASGST_GetQueueSizeInfo(_queue).capacity != 0) {
+    // On its own thread the VM processes the pending elements now (or, in a
+    // callback without Java frames such as ThreadEnd, drops them with the
+    // thread). On another thread it processes them at the queue thread's
+    // next poll, calling fun: fun must outlive this object.
+    if (std::this_thread::get_id() != _creator) {
       (void)_fun.release();
     }
   }
@@ -183,6 +188,7 @@ class Queue {
     (*static_cast<F*>(queue_arg))(Frames(iterator), element_arg);
   }
   std::unique_ptr<F> _fun;
+  std::thread::id _creator;  // the queue's thread when env is the creator's own
   ASGST_Queue* _queue = nullptr;
 };
 
