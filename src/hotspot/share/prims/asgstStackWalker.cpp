@@ -498,6 +498,7 @@ void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end
   _pos.java = resume;
   _pos.visited = false;
   _pos.at_anchor = resume_at_anchor;
+  _pos.call_site = nullptr;
 }
 
 void AsgstStackWalker::begin_java(const frame& f, bool checked, bool at_anchor) {
@@ -506,6 +507,7 @@ void AsgstStackWalker::begin_java(const frame& f, bool checked, bool at_anchor) 
   _pos.visited = false;
   _pos.checked = checked;
   _pos.at_anchor = at_anchor;
+  _pos.call_site = nullptr;
 }
 
 void AsgstStackWalker::rewind() {
@@ -574,8 +576,15 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
+  address call_site = _pos.call_site;
   if (f.is_interpreted_frame()) {
-    return report_interpreted(f, _pos.checked, out);
+    if (!report_interpreted(f, _pos.checked, out)) {
+      return false;
+    }
+    if (call_site != nullptr && out->type == ASGST_FRAME_JAVA && ((Method*)out->method)->contains(call_site)) {
+      out->bci = ((Method*)out->method)->bci_from(call_site);
+    }
+    return true;
   }
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
   if (nm == nullptr || nm->method() == nullptr || nm->method()->is_continuation_enter_intrinsic()) {
@@ -595,8 +604,8 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // (also below the C frames of a leaf call it made) takes the next one, as
     // the debug info is recorded after the call.
-    PcDesc* desc = nm->pc_desc_at(f.pc());
-    if (desc == nullptr && (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()))) {
+    PcDesc* desc = nm->pc_desc_at(call_site != nullptr ? call_site : f.pc());
+    if (desc == nullptr && call_site == nullptr && (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()))) {
       desc = nm->pc_desc_near(f.pc() + 1);
     }
     int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
@@ -604,6 +613,9 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
       _nm = nm;
       _scope_offset = offset;
       _scope_frame = native_frame_of(f);
+      if (call_site != nullptr) {
+        _scope_frame.pc = call_site;
+      }
       return report_scope(out);
     }
     // Without debug info the method is known, the position is not.
@@ -955,7 +967,11 @@ void AsgstStackWalker::caller_of(const frame& f, AsgstRecordedFrame* recorded) c
   } else if (f.cb() != nullptr && f.cb()->frame_size() > 0) {
     sender_sp = f.unextended_sp() + f.cb()->frame_size();
   }
-  recorded->caller_sp = sender_sp;
+  // A compiled caller's sp as it made the call: an adapter to an interpreted
+  // callee extends the caller's frame, and the callee saved the sp before.
+  recorded->caller_sp = f.is_interpreted_frame()
+                            ? (intptr_t*)SafeFetchN(f.fp() + frame::interpreter_frame_sender_sp_offset, 0)
+                            : sender_sp;
   recorded->return_pc = sender_sp == nullptr ? nullptr : (address)SafeFetchN(sender_sp - 1, 0);
   recorded->caller_fp = sender_sp == nullptr ? nullptr : (intptr_t*)SafeFetchN(sender_sp - frame::sender_sp_offset, 0);
   recorded->caller_bcp = nullptr;
@@ -999,8 +1015,6 @@ bool AsgstStackWalker::waits_as_recorded(const frame& caller, const AsgstRecorde
   if (recorded.return_pc == nullptr || !same_return_pc(caller.pc(), recorded.return_pc)) {
     return false;
   }
-  // A compiled caller's sp as it made the call: an interpreted callee (such
-  // as one that replaced a deoptimized frame) extends the caller's frame.
   if (caller.is_interpreted_frame()) {
     return caller.fp() == recorded.caller_fp &&
            (address)SafeFetchN(caller.fp() + frame::interpreter_frame_bcp_offset, 0) == recorded.caller_bcp;
@@ -1017,8 +1031,55 @@ bool AsgstStackWalker::replaces_recorded(const frame& f, const AsgstRecordedFram
   }
   AsgstRecordedFrame now;
   caller_of(f, &now);
-  now.caller_sp = f.interpreter_frame_sender_sp();  // the caller's sp as it made the call
   return same_caller(now, recorded);
+}
+
+// Whether f is the very frame that the recorded frame was to return to,
+// wherever it stands now: an interpreted caller by its fp and a method that
+// holds the recorded call site, a compiled one by its sp and the nmethod that
+// holds the recorded return address.
+bool AsgstStackWalker::is_recorded_caller(const frame& f, const AsgstRecordedFrame& recorded) const {
+  if (recorded.return_pc == nullptr) {
+    return false;
+  }
+  if (Interpreter::contains(recorded.return_pc)) {
+    if (!f.is_interpreted_frame() || f.fp() != recorded.caller_fp || recorded.caller_bcp == nullptr) {
+      return false;
+    }
+    Method* method = (Method*)SafeFetchN(f.fp() + frame::interpreter_frame_method_offset, 0);
+    return AsgstMethodInfo::has_readable_metadata(method) && method->contains(recorded.caller_bcp);
+  }
+  nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
+  return nm != nullptr && nm->contains(recorded.return_pc) && !nm->is_deopt_pc(recorded.return_pc) &&
+         f.unextended_sp() == recorded.caller_sp;
+}
+
+// Moves from the current frame to the recorded frame's caller, which lies at
+// or below it on the stack, and has it reported at the recorded call site;
+// its callers follow as they are. False, and the position unchanged, if the
+// caller is not on the stack any more.
+bool AsgstStackWalker::resume_at_recorded_caller(const AsgstRecordedFrame& recorded) {
+  if (recorded.return_pc == nullptr) {
+    return false;
+  }
+  bool interpreted_caller = Interpreter::contains(recorded.return_pc);
+  Position searched_from = _pos;
+  for (int frames = 0; frames < max_physical_frames; frames++) {
+    const frame& f = _pos.java;
+    if (is_recorded_caller(f, recorded)) {
+      _pos.call_site = interpreted_caller ? recorded.caller_bcp : recorded.return_pc;
+      _pos.visited = false;
+      return true;
+    }
+    // Frames called since lie below the caller's fp (interpreted) or sp (compiled).
+    bool above_caller = f.sp() < (interpreted_caller ? recorded.caller_fp : recorded.caller_sp);
+    if (!above_caller || !step() || _pos.in_native) {
+      break;
+    }
+  }
+  _pos = searched_from;
+  _state = 1;  // a step of the search may have ended the walk
+  return false;
 }
 
 // Prepares the scopes of nm at pc to be reported with the given registers.
@@ -1107,19 +1168,26 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
     // Past the recorded frame: for a compiled frame, sp is fixed; an
     // interpreted frame's sp moves with its expression stack (and was
     // recorded wherever it stood), but its fp is fixed and its callers lie
-    // above it.
-    bool past_recorded = in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp;
+    // above it, except an interpreted caller that has grown its expression
+    // stack below that fp since.
+    bool past_recorded = (in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp) ||
+                         is_recorded_caller(f, recorded);
     bool replaced = !in_interpreter && replaces_recorded(f, recorded);
     if (past_recorded || replaced || frames >= max_physical_frames) {
       // The recorded frame returned before the poll, or was deoptimized. Its
-      // callers are known only while its caller still waits where the
-      // recorded frame was to return: then f is that caller (or the same call
-      // site called again), or the interpreted frame that replaced the
-      // recorded one (not reported: the recorded frame stands for it). Else
-      // the thread moved on, and the walk ends after the recorded frame.
+      // callers are known while its caller still waits where the recorded
+      // frame was to return: then f is that caller (or the same call site
+      // called again), or the interpreted frame that replaced the recorded
+      // one (not reported: the recorded frame stands for it). A caller that
+      // moved on since (after a signal that came after the frame's last poll:
+      // in an interpreted method after its return poll, or in any frame while
+      // the poll finished processing) is reported at the call site it had,
+      // if it is still the same frame. Else the walk ends after the recorded
+      // frame.
       if (replaced) {
         _pos.visited = true;
-      } else if (!waits_as_recorded(f, recorded) || frames >= max_physical_frames) {
+      } else if (frames >= max_physical_frames ||
+                 (!waits_as_recorded(f, recorded) && !resume_at_recorded_caller(recorded))) {
         _callers_unknown = true;
         _pos.visited = true;
       }

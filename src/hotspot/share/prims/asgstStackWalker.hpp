@@ -59,7 +59,7 @@ struct AsgstRecordedFrame {
   Method* method;     // its method
   int compile_id;     // its nmethod's compile id, -1 if not compiled
   address return_pc;  // the return address in its frame: where its caller waits
-  intptr_t* caller_sp; // its caller's sp
+  intptr_t* caller_sp; // its caller's sp as it made the call
   intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
   address caller_bcp; // an interpreted caller's bcp: its call site (its return
                       // address is shared by all interpreted call sites)
@@ -130,6 +130,10 @@ class AsgstStackWalker {
     bool visited;              // whether the current frame was already reported or skipped
     bool checked;              // whether java is an interpreted frame already found valid
     bool at_anchor;            // whether java is the frame a last Java frame anchor names
+    address call_site;         // if set, java is reported at this call site (an
+                               // interpreted frame's bcp, a compiled frame's return
+                               // address) instead of where it stands: a queue
+                               // element's caller that moved on (start_at_element)
   };
 
   Thread* const _thread;
@@ -183,6 +187,8 @@ class AsgstStackWalker {
   void caller_of(const frame& f, AsgstRecordedFrame* recorded) const;
   bool waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const;
   bool replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) const;
+  bool is_recorded_caller(const frame& f, const AsgstRecordedFrame& recorded) const;
+  bool resume_at_recorded_caller(const AsgstRecordedFrame& recorded);
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool leaves_continuation_unseen(const frame& f, const frame& caller) const;
   bool is_valid_interpreted_frame(const frame& f) const;

@@ -22,12 +22,15 @@
  * @summary The safepoint queue loses nothing it accepted while the sampled
  *          threads allocate hard (frequent collections), their compiled code is
  *          deoptimized over and over, and classes are loaded and unloaded.
- *          Almost every element is walked at the thread's next poll, while its
- *          frame is still there: an element whose arming of the poll was lost
- *          (overwritten when the thread disarmed its poll after a safepoint)
- *          waited for a later poll and ended with ASGST_BROKEN_FRAME after
- *          its frame had returned (1-2% of the walks under ZGC). What remains
- *          is a signal after an interpreted method's return poll.
+ *          Every walk must reach the worker's Thread.run through work().
+ *          Regression test for two causes of walks that ended with
+ *          ASGST_BROKEN_FRAME after the recorded frame: an element whose
+ *          arming of the poll was lost waited for a later poll (1-2% of the
+ *          walks under ZGC), and a signal after the recorded frame's last
+ *          poll (an interpreted method after its return poll, any frame while
+ *          the poll finished processing) lost the frame's callers once its
+ *          caller moved on (0.5-1.5%); now that caller is reported at the
+ *          call site it had.
  * @requires os.family == "linux"
  * @library /test/lib
  * @build jdk.test.whitebox.WhiteBox
@@ -148,12 +151,13 @@ public class AsgstQueueStress {
         check(c[0] >= ACCEPTED_GOAL && deoptimizations >= DEOPT_GOAL,
               "the work was not done in " + seconds + " s: " + c[0] + " accepted, " + deoptimizations + " deoptimizations");
         check(c[1] == c[0], "accepted " + c[0] + " but processed " + c[1]);
-        // Walks that end after their recorded frame (a signal after an
-        // interpreted method's return poll, whose caller has moved on: since
-        // an interpreted caller is also matched by its bcp, one at another
-        // call no longer counts as waiting). Measured, 17 runs of the z id:
-        // release 0-1.1% (6 runs), fastdebug 0.2-1.5% (11 runs).
-        check(c[3] * 50L <= c[1], "more than 2% of the element walks failed: " + errors());
+        // At most 0.1%: one failed walk in the least accepted (ACCEPTED_GOAL).
+        // The one cause left that is known: an interpreted method that the VM
+        // called (through a call stub), interrupted after its return poll;
+        // by the next poll the call stub has returned into the VM, so the
+        // frames between it and the Java frame below are gone (1 walk in
+        // 16,000 over 8 runs of both ids, 2026-11-24).
+        check(c[3] * 1000L <= c[1], "more than 0.1% of the element walks failed: " + errors());
     }
 
     static void check(boolean condition, String message) {

@@ -35,7 +35,7 @@
 #include "../native/asgstTestSupport.h"
 
 static volatile int accepted, processed, walked_fully, walk_errors;
-static volatile int errors_by_code[32];  /* failed walks by -ASGST_State */
+static volatile int errors_by_code[32];  /* failed walks by -ASGST_State (0: ended elsewhere than in run()) */
 static __thread ASGST_Queue* thread_queue;
 static __thread timer_t thread_timer;
 
@@ -46,9 +46,14 @@ static char failed_walks[FAILED_WALKS_SHOWN][512];
 static volatile int failed_walks_shown;
 
 
+/* Elements are enqueued only while a worker runs work(), which Thread.run
+   called: a walk that ends without error reached the bottom only if its last
+   frame is run() and work() came before it. */
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
+  ASGST_Frame last;
   int frames = 0;
+  int saw_work = 0;
   char walk[512];
   size_t used = 0;
   (void)queue_arg; (void)element_arg;
@@ -57,9 +62,11 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
     if (frames++ < FRAMES_SHOWN) {
       asgst_test_describe_frame(walk, sizeof(walk), &used, &frame);
     }
+    saw_work = saw_work || asgst_test_method_is(frame.method, "work");
+    last = frame;
   }
   __atomic_fetch_add(&processed, 1, __ATOMIC_RELAXED);
-  if (ASGST_State(iterator) == ASGST_NO_FRAME && frames > 0) {
+  if (ASGST_State(iterator) == ASGST_NO_FRAME && frames > 0 && saw_work && asgst_test_method_is(last.method, "run")) {
     __atomic_fetch_add(&walked_fully, 1, __ATOMIC_RELAXED);
   } else {
     int code = -ASGST_State(iterator);

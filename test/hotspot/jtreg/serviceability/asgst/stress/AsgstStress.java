@@ -98,10 +98,6 @@ public class AsgstStress {
     // Bounds, set from measurement (doc/testing.md): the share of started walks
     // that end with an error, per mode, and the least work a cell must show.
     static final double MAX_FAILED_SHARE = 0.01;
-    // Queue walks also end (ASGST_BROKEN_FRAME after the recorded frame) when
-    // a signal came after an interpreted method's return poll and the caller
-    // moved on before the next poll: up to 1.02% of a Xalan -Xint cell's.
-    static final double MAX_FAILED_SHARE_QUEUE = 0.02;
     static final long MIN_SIGNAL_WALKS_PER_SECOND = 100;
     static final double MIN_QUEUE_PROCESSED_SHARE = 0.5;
 
@@ -311,7 +307,7 @@ public class AsgstStress {
                 return entry.getKey() + ": no walk started";
             }
             double share = (double) failed / (walks - refused);
-            if (share > (entry.getKey().equals("queue") ? MAX_FAILED_SHARE_QUEUE : MAX_FAILED_SHARE)) {
+            if (share > MAX_FAILED_SHARE) {
                 return String.format("%s: %.2f%% of the walks failed (%s)", entry.getKey(), share * 100,
                                      m.get("errors"));
             }

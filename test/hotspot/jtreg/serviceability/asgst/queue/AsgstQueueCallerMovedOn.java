@@ -1,0 +1,77 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test
+ * @summary A queue element recorded after its frame's last poll: the frame
+ *          returns without another poll, and its caller has moved on to
+ *          another bytecode by the poll that processes the element. The walk
+ *          must still show the stack as it was when the element was
+ *          recorded: the caller at the call site it had then. JVMTI
+ *          GetStackTrace, taken in a native method that callee() calls, is
+ *          the reference. The element is enqueued by the processing-end
+ *          handler of callee's return poll, so its recorded frame is callee()
+ *          at that poll; callee() returns without another poll, and caller's
+ *          return poll processes the element.
+ * @requires os.family == "linux"
+ * @run main/othervm/native -Xint AsgstQueueCallerMovedOn
+ */
+public class AsgstQueueCallerMovedOn {
+    static {
+        System.loadLibrary("AsgstQueueCallerMovedOn");
+    }
+
+    // Registers a queue for this thread with its handlers.
+    static native void register();
+
+    // Takes the JVMTI stack trace, then enqueues an element from a signal
+    // handler. Each processing of the queue enqueues one more at its end,
+    // until the processing at callee's return poll enqueues the last.
+    static native void enqueueHere();
+
+    // "ok", or what went wrong.
+    static native String result();
+
+    static int sink;
+
+    // Neither a branch nor a call into the VM (such as resolving a field)
+    // between the call and the return (interpreted, -Xint): the return poll
+    // is the first poll after enqueueHere() returned to it.
+    static int callee(int n) {
+        enqueueHere();
+        int x = n * 3;
+        x = x + n;
+        return x;
+    }
+
+    // Moves on from its call of callee() to its return, with no poll between.
+    static int caller(int n) {
+        return callee(n) + 1;
+    }
+
+    public static void main(String[] args) {
+        register();
+        sink = caller(5);
+        String result = result();
+        System.out.println(result);
+        if (!result.equals("ok")) {
+            throw new RuntimeException(result);
+        }
+    }
+}
