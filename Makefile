@@ -13,6 +13,8 @@
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
 #                          queue processing cost, whole-program overhead (doc/performance.md)
+#   make results           sums the results that the oracle and the stress tests wrote
+#                          (make/asgst/sum-results.sh; RESULTS=dirs or files to read)
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images and make test, each step timed
 #   make <target>          any other target of OpenJDK's make, in the workspace
@@ -45,11 +47,11 @@ TEST ?= $(ASGST_TESTS)
 # The fast tier also checks the source fetching and the sample profiler; their
 # counts join the tests'.
 ifeq ($(TEST),$(ASGST_TESTS))
-  TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-demo.sh
+  TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-sum-results.sh $(ASGST_DIR)/check-demo.sh
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse
+  rehearse results
 
 Makefile: ;
 
@@ -92,6 +94,10 @@ test-stress: prepare
 	  ASGST_ENV_BIND="$(ASGST_ENV_BIND) $(if $(RENAISSANCE_JAR),$(dir $(abspath $(RENAISSANCE_JAR))))" \
 	  $(ASGST_DIR)/run-tests.sh "$(STRESS_TESTS)"; status=$$?; \
 	  echo "asgst: every stress cell's report: $(STRESS_REPORTS)"; exit $$status
+
+RESULTS ?=
+results: $(CONFIG)
+	@$(ASGST_DIR)/sum-results.sh $(RESULTS)
 
 demo: images
 	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh

@@ -90,12 +90,14 @@
 
 typedef struct {
   volatile int depth;            /* may exceed MAX_DEPTH; only the first MAX_DEPTH ids are kept */
+  volatile int last_exited;      /* the id that the last exit popped, -1 after an enter */
   int ids[MAX_DEPTH];            /* outermost first */
 } Trace;
 
 typedef struct {
   unsigned long sequence;        /* the enqueue that wrote it (its element's argument) */
   int depth;
+  int last_exited;
   int ids[MAX_DEPTH];
   ASGST_QueueElement element;    /* what the signal handler recorded, for mismatch reports */
 } Snapshot;
@@ -104,6 +106,7 @@ enum Request { NONE, WALK, ENQUEUE };
 
 typedef struct {
   AsgstSampledThread sampled;
+  JNIEnv* env;                        /* the thread's, for AsyncGetCallTrace */
   Trace* volatile* current;           /* the OS thread's current_trace */
   ASGST_Queue* volatile queue;
   Snapshot snapshots[QUEUE_SIZE];     /* the trace stacks of the queued elements */
@@ -112,9 +115,28 @@ typedef struct {
 } Entry;
 
 /* The layers and their counters, in the order TraceStack.stop returns them. */
-enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, LAYERS };
+/* AGCT_WALK: AsyncGetCallTrace in the same signal handler as SIGNAL_WALK,
+   on the same context, judged by the same rules: the baseline. */
+enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, AGCT_WALK, LAYERS };
+/* BAD_CALLER_BCI counts the mismatches (also in MISMATCH) whose methods were
+   right but a traced caller of a traced frame stood at a bci that holds no
+   invoke instruction. INCOMPLETE: walks that began and ended with an error;
+   REFUSED: walks refused at the start (a thread in a collection, or outside
+   Java without a walkable anchor). */
 enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, PARTIAL,
-               UNMOUNTED, COUNTERS };
+               UNMOUNTED, BAD_CALLER_BCI, REFUSED, COUNTERS };
+
+/* AsyncGetCallTrace's types (it has no public header). */
+typedef struct {
+  jint bci;
+  jmethodID method;
+} AgctFrame;
+typedef struct {
+  JNIEnv* env;
+  jint count;                    /* frames, or an error (< 0) */
+  AgctFrame* frames;
+} AgctTrace;
+static void (*async_get_call_trace)(AgctTrace* trace, jint depth, void* ucontext);
 static volatile long counters[LAYERS][COUNTERS];
 
 static jvmtiEnv* jvmti;
@@ -129,6 +151,13 @@ static __thread Trace* volatile current_trace;
 static ASGST_Method volatile map_keys[MAP_SIZE];
 static volatile int map_ids[MAP_SIZE];
 static ASGST_Method volatile id_methods[MAX_IDS];
+/* Per traced method, by id: a byte per bci, 1 where an invoke instruction
+   starts (from JVMTI GetBytecodes at the method's first enter), and the
+   code's length. A traced method called by a traced method is called by an
+   invoke: its caller's bci must be one. */
+static const unsigned char* volatile invoke_maps[MAX_IDS];
+static int code_lengths[MAX_IDS];
+static int enter_bcis[MAX_IDS];  /* its first invoke: the call of TraceStack.enter */
 
 static volatile int sampling, check_every;
 static long interval_micros = 100;
@@ -198,6 +227,73 @@ static void map_insert(ASGST_Method method, int id) {
   __atomic_store_n(&map_lock, 0, __ATOMIC_RELEASE);
 }
 
+/* The length of the instruction at code[bci], 0 if malformed (JVMS 6.5). */
+static int instruction_length(const unsigned char* code, int length, int bci) {
+  static const signed char lengths[202] = {
+    /*   0 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 3, 2, 3,
+    /*  20 */ 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /*  40 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 1,
+    /*  60 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /*  80 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 100 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    /* 120 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 1, 1, 1, 1, 1, 1,
+    /* 140 */ 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3,
+    /* 160 */ 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 0, 0, 1, 1, 1, 1, 1, 1, 3, 3,
+    /* 180 */ 3, 3, 3, 3, 3, 5, 5, 3, 2, 3, 1, 1, 3, 3, 1, 1, 0, 4, 3, 3,
+    /* 200 */ 5, 5
+  };
+  int op = code[bci];
+  if (op == 170 || op == 171) {  /* tableswitch, lookupswitch: padded to 4 bytes */
+    int base = (bci + 4) & ~3;
+    if (base + 12 > length) {
+      return 0;
+    }
+    #define S32(at) ((int)((unsigned)code[at] << 24 | (unsigned)code[(at) + 1] << 16 | \
+                           (unsigned)code[(at) + 2] << 8 | (unsigned)code[(at) + 3]))
+    if (op == 170) {
+      long entries = (long)S32(base + 8) - S32(base + 4) + 1;
+      return entries < 0 || entries > length ? 0 : (int)(base + 12 + 4 * entries - bci);
+    } else {
+      long pairs = S32(base + 4);
+      return pairs < 0 || pairs > length ? 0 : (int)(base + 8 + 8 * pairs - bci);
+    }
+    #undef S32
+  }
+  if (op == 196) {  /* wide */
+    return bci + 1 < length && code[bci + 1] == 132 ? 6 : 4;
+  }
+  return op < 202 ? lengths[op] : 0;
+}
+
+/* Builds the invoke map of a traced method (see invoke_maps). */
+static void map_invokes(int id, jmethodID method) {
+  jint length = 0;
+  unsigned char* code = NULL;
+  unsigned char* map;
+  int bci, size;
+  if ((*jvmti)->GetBytecodes(jvmti, method, &length, &code) != JVMTI_ERROR_NONE) {
+    return;
+  }
+  map = (unsigned char*)calloc((size_t)length + 1, 1);
+  for (bci = 0; map != NULL && bci < length; bci += size) {
+    size = instruction_length(code, length, bci);
+    if (size <= 0) {
+      free(map);  /* not understood: this method's callers go unchecked */
+      map = NULL;
+      break;
+    }
+    map[bci] = code[bci] >= 182 && code[bci] <= 186;  /* invokevirtual .. invokedynamic */
+  }
+  (*jvmti)->Deallocate(jvmti, code);
+  if (map != NULL) {
+    code_lengths[id] = length;
+    for (bci = 0; bci < length && !map[bci]; bci++) {
+    }
+    enter_bcis[id] = bci;
+    __atomic_store_n(&invoke_maps[id], map, __ATOMIC_RELEASE);
+  }
+}
+
 /* Maps the caller of TraceStack.enter, the traced method, to id. */
 static void register_method(int id) {
   jmethodID caller;
@@ -208,9 +304,26 @@ static void register_method(int id) {
   }
   method = ASGST_JMethodIDToMethod(caller);
   if (method != NULL) {
+    map_invokes(id, caller);
     map_insert(method, id);
     __atomic_store_n(&id_methods[id], method, __ATOMIC_RELEASE);
   }
+}
+
+/* Whether a walk's extra traced frame on top, of method id at bci, is at the
+   edge of the trace stack: it is the method whose exit the trace stack
+   popped last (and nothing entered since), or it stands before or at its
+   call of enter. */
+static int at_edge(int id, int bci, int last_exited) {
+  const unsigned char* map = __atomic_load_n(&invoke_maps[id], __ATOMIC_ACQUIRE);
+  return id == last_exited || (map != NULL && bci <= enter_bcis[id]);
+}
+
+/* Whether a traced caller with this id at bci stands at an invoke; true where
+   its invokes are not known. */
+static int at_invoke(int id, int bci) {
+  const unsigned char* map = __atomic_load_n(&invoke_maps[id], __ATOMIC_ACQUIRE);
+  return map == NULL || (bci >= 0 && bci < code_lengths[id] && map[bci]);
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg);
@@ -218,6 +331,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 static Entry* register_thread(JNIEnv* env) {
   Entry* entry = (Entry*)asgst_sampled_claim(entries, sizeof(Entry), MAX_THREADS);
   if (entry != NULL) {
+    entry->env = env;
     entry->current = &current_trace;
     entry->next_snapshot = 0;
     entry->enters = 0;
@@ -266,12 +380,14 @@ static int same_frames(const int* walk, int count, const int* trace, int from) {
 
 /*
  * Compares traced ids of a walk (innermost first) with a trace stack
- * (outermost first) and counts the outcome for layer. edge_allowed: the walk
+ * (outermost first) and counts the outcome for layer. top_at_edge: the walk's
+ * top traced frame is at the edge of the trace stack (at_edge), so the walk
  * may have one more frame on top. partial: the walk ended at frames in the
  * heap, so it shows only the top of the stack.
  */
 static void compare(int layer, const int* walk, int walk_count, int top_compiled, int top_scopes, int top_outer_traced,
-                    const int* trace, int depth, int edge_allowed, int partial, const char* detail) {
+                    const int* trace, int depth, int edge_allowed, int top_at_edge, int partial, int bad_caller_bci,
+                    const char* detail) {
   int bottom, last_bottom;
   if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
     add(&counters[layer][TOO_DEEP], 1);
@@ -285,6 +401,15 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
     add(&counters[layer][EMPTY], 1);
     return;
   }
+  if (bad_caller_bci >= 0) {
+    char text[1200];
+    snprintf(text, sizeof(text), "caller of traced frame %d at a bci without invoke; %s", bad_caller_bci,
+             detail != NULL ? detail : "");
+    add(&counters[layer][BAD_CALLER_BCI], 1);
+    add(&counters[layer][MISMATCH], 1);
+    record_mismatch(layer, walk, walk_count, trace, depth, text);
+    return;
+  }
   /* The walk's lowest traced frame stands for trace[0], or, if partial, for any
      trace[bottom] that leaves the walk's frames on top of the trace stack. */
   bottom = partial ? depth - walk_count : 0;
@@ -293,7 +418,7 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
     return;
   }
   bottom = partial ? depth - (walk_count - 1) : 0;
-  if (edge_allowed && walk_count >= 1 && bottom >= 0 && walk_count - 1 == depth - bottom &&
+  if (edge_allowed && top_at_edge && walk_count >= 1 && bottom >= 0 && walk_count - 1 == depth - bottom &&
       same_frames(walk + 1, walk_count - 1, trace, bottom)) {
     add(&counters[layer][AT_EDGE], 1);
     return;
@@ -328,11 +453,15 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
 typedef struct {
   int layer;
   int count;
+  int top_compiled; /* whether the top Java frame is compiled */
   int top_scopes;   /* traced ids from the top physical frame, if compiled (else 0) */
+  int top_outer_traced;  /* whether that frame's own method is traced */
+  int in_heap;      /* whether the walk ended at frames in the heap */
   int frames;       /* frames described in detail */
   int ids[MAX_WALK];
   const int* trace;
   int depth;
+  int last_exited;
   char detail[1024];  /* the top frames as name/type/comp_level/bci, for mismatch reports */
   void* frame_sp[DETAIL_FRAMES];  /* and where they stand */
   void* frame_fp[DETAIL_FRAMES];
@@ -344,6 +473,8 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
   int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0, end;
+  int younger_traced = 0, bad_caller_bci = -1;  /* whether the younger Java frame is traced */
+  int top_traced_bci = -1;
   size_t used = 0;
   walk->count = 0;
   walk->frames = 0;
@@ -357,7 +488,16 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
     frames++;
     int id = frame.method == NULL ? -1 : id_of(frame.method);
     if (id >= 0 && walk->count < MAX_WALK) {
+      if (walk->count == 0) {
+        top_traced_bci = frame.bci;
+      }
       walk->ids[walk->count++] = id;
+    }
+    if (frame.method != NULL) {
+      if (younger_traced && id >= 0 && bad_caller_bci < 0 && !at_invoke(id, frame.bci)) {
+        bad_caller_bci = walk->count - 1;
+      }
+      younger_traced = id >= 0;
     }
     if (in_top_frame && frame.method != NULL) {
       /* The top Java frame's scopes: inlined ones first, then its own method. */
@@ -368,13 +508,66 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
     }
   }
   walk->frames = frames < DETAIL_FRAMES ? frames : DETAIL_FRAMES;
+  walk->top_compiled = top_compiled;
+  walk->top_scopes = top_scopes;
+  walk->top_outer_traced = top_outer_traced;
   end = ASGST_State(iterator);
-  if (end != ASGST_NO_FRAME && end != ASGST_TEST_FRAMES_IN_HEAP) {
+  walk->in_heap = end == ASGST_TEST_FRAMES_IN_HEAP;
+  /* A walk that ended at frames in the heap without a traced frame shows
+     nothing to compare: incomplete, not equal. */
+  if ((end != ASGST_NO_FRAME && end != ASGST_TEST_FRAMES_IN_HEAP) ||
+      (end == ASGST_TEST_FRAMES_IN_HEAP && walk->count == 0)) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
   compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
-          end == ASGST_TEST_FRAMES_IN_HEAP, walk->detail);
+          walk->count > 0 && at_edge(walk->ids[0], top_traced_bci, walk->last_exited),
+          end == ASGST_TEST_FRAMES_IN_HEAP, bad_caller_bci, walk->detail);
+}
+
+/* AsyncGetCallTrace on the context that the signal walk just walked, judged
+   like it. Its frames carry no compilation level: the inlined scopes of the
+   top frame that the comparison tolerates are those that the signal walk
+   found in the same context; and where that walk ended at a virtual thread's
+   frames in the heap, AsyncGetCallTrace's walk, too, is compared with the top
+   of the trace stack only. */
+static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* ucontext) {
+  static __thread AgctFrame frames[MAX_WALK];
+  static __thread int ids[MAX_WALK];
+  AgctTrace agct;
+  int i, count = 0, younger_traced = 0, bad_caller_bci = -1, top_traced_bci = -1;
+  if (async_get_call_trace == NULL || own_entry == NULL) {
+    return;
+  }
+  agct.env = own_entry->env;
+  agct.frames = frames;
+  agct.count = 0;
+  async_get_call_trace(&agct, MAX_WALK, ucontext);
+  if (agct.count <= 0) {
+    add(&counters[AGCT_WALK][INCOMPLETE], 1);
+    return;
+  }
+  for (i = 0; i < agct.count; i++) {
+    ASGST_Method method = frames[i].method == NULL ? NULL : ASGST_JMethodIDToMethod(frames[i].method);
+    int id = method == NULL ? -1 : id_of(method);
+    if (id >= 0) {
+      if (count == 0) {
+        top_traced_bci = frames[i].bci;
+      }
+      ids[count++] = id;
+      if (younger_traced && bad_caller_bci < 0 && !at_invoke(id, frames[i].bci)) {
+        bad_caller_bci = count - 1;
+      }
+    }
+    younger_traced = id >= 0;
+  }
+  if (agct.count >= MAX_WALK) {
+    add(&counters[AGCT_WALK][TOO_DEEP], 1);
+    return;
+  }
+  compare(AGCT_WALK, ids, count, signal_walk->top_compiled, signal_walk->top_scopes, signal_walk->top_outer_traced,
+          trace->ids, trace->depth, 1, count > 0 && at_edge(ids[0], top_traced_bci, signal_walk->last_exited),
+          signal_walk->in_heap, bad_caller_bci, NULL);
 }
 
 typedef struct {
@@ -515,6 +708,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   walk.layer = QUEUE_WALK;
   walk.trace = snapshot->ids;
   walk.depth = snapshot->depth;
+  walk.last_exited = snapshot->last_exited;
   own_last_mismatch = -1;
   walk_traced(iterator, &walk);
   if (own_last_mismatch >= 0) {
@@ -540,12 +734,15 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       walk.layer = SIGNAL_WALK;
       walk.trace = trace->ids;
       walk.depth = trace->depth;
+      walk.last_exited = trace->last_exited;
       own_last_mismatch = -1;
       if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
-        add(&counters[SIGNAL_WALK][INCOMPLETE], 1);
+        add(&counters[SIGNAL_WALK][REFUSED], 1);
+        walk.top_compiled = walk.top_scopes = walk.top_outer_traced = walk.in_heap = 0;
       } else if (own_last_mismatch >= 0) {
         describe_context(own_last_mismatch, ucontext, 0);
       }
+      walk_with_agct(&walk, trace, ucontext);
       break;
     }
     case ENQUEUE: {
@@ -562,6 +759,7 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       if (entry->queue != NULL) {
         snapshot->sequence = n;
         snapshot->depth = depth;
+        snapshot->last_exited = trace->last_exited;
         memcpy(snapshot->ids, trace->ids, sizeof(int) * (size_t)(depth < MAX_DEPTH ? depth : MAX_DEPTH));
         if (ASGST_Enqueue(entry->queue, ucontext, (void*)(uintptr_t)n) > 0) {
           ASGST_QueueElement* element = ASGST_GetQueueElement(entry->queue, -1);  /* the one just enqueued */
@@ -620,9 +818,10 @@ static void* halting_sampler(void* arg) {
       walk.layer = THREAD_WALK;
       walk.trace = trace->ids;
       walk.depth = trace->depth;
+      walk.last_exited = trace->last_exited;
       own_last_mismatch = -1;
       if (ASGST_RunWithIteratorOfThread(tid, entry->sampled.context, 0, walk_traced, &walk) < 0) {
-        add(&counters[THREAD_WALK][INCOMPLETE], 1);
+        add(&counters[THREAD_WALK][REFUSED], 1);
       } else if (own_last_mismatch >= 0) {
         describe_context(own_last_mismatch, entry->sampled.context, tid);
       }
@@ -669,14 +868,15 @@ static void check_synchronously(Trace* trace) {
     }
   }
   if (count < MAX_WALK) {
-    compare(JVMTI, ids, traced, 0, 0, 0, trace->ids, trace->depth, 0, 0, NULL);
+    compare(JVMTI, ids, traced, 0, 0, 0, trace->ids, trace->depth, 0, 0, 0, -1, NULL);
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }
   /* ASGST from here against GetStackTrace: every Java frame, method and bci
      (if the walk ended at frames in the heap, the top frames it showed). */
   if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
-      (all.end != ASGST_NO_FRAME && all.end != ASGST_TEST_FRAMES_IN_HEAP)) {
+      (all.end != ASGST_NO_FRAME && all.end != ASGST_TEST_FRAMES_IN_HEAP) ||
+      (all.end == ASGST_TEST_FRAMES_IN_HEAP && all.count == 0)) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
   }
@@ -726,6 +926,7 @@ JNIEXPORT void JNICALL Java_TraceStack_enter(JNIEnv* env, jclass cls, jint id) {
   if (trace == NULL) {
     /* A platform thread (a virtual thread's is set when it mounts). */
     trace = current_trace = &own_trace;
+    trace->last_exited = -1;
   }
   if (entry == NULL) {
     entry = register_thread(env);
@@ -737,6 +938,7 @@ JNIEXPORT void JNICALL Java_TraceStack_enter(JNIEnv* env, jclass cls, jint id) {
   if (depth < MAX_DEPTH) {
     trace->ids[depth] = id;
   }
+  trace->last_exited = -1;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the id before the depth, for this thread's signal handler */
   trace->depth = depth + 1;
   if (entry != NULL && check_every > 0 && ++entry->enters % check_every == 0 &&
@@ -749,7 +951,10 @@ JNIEXPORT void JNICALL Java_TraceStack_exit(JNIEnv* env, jclass cls) {
   Trace* trace = current_trace;
   (void)env; (void)cls;
   if (trace != NULL && trace->depth > 0) {
-    trace->depth--;
+    int depth = trace->depth - 1;
+    trace->last_exited = depth < MAX_DEPTH ? trace->ids[depth] : -1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);  /* as in enter */
+    trace->depth = depth;
   }
 }
 
@@ -760,6 +965,9 @@ static void JNICALL on_mount(jvmtiEnv* env, ...) {
   (void)env;
   if ((*jvmti)->GetThreadLocalStorage(jvmti, NULL, &trace) == JVMTI_ERROR_NONE && trace == NULL) {
     trace = calloc(1, sizeof(Trace));
+    if (trace != NULL) {
+      ((Trace*)trace)->last_exited = -1;
+    }
     if (trace != NULL && (*jvmti)->SetThreadLocalStorage(jvmti, NULL, trace) != JVMTI_ERROR_NONE) {
       free(trace);
       trace = NULL;
@@ -816,6 +1024,21 @@ static int enable_extension_event(const char* name, jvmtiExtensionEvent callback
   return found;
 }
 
+/* AsyncGetCallTrace works only while class load events are enabled, and names
+   only methods that have jmethodIDs: made here, as profilers make them. */
+static void JNICALL on_class_load(jvmtiEnv* env, JNIEnv* jni, jthread thread, jclass klass) {
+  (void)env; (void)jni; (void)thread; (void)klass;
+}
+
+static void JNICALL on_class_prepare(jvmtiEnv* env, JNIEnv* jni, jthread thread, jclass klass) {
+  jint count = 0;
+  jmethodID* methods = NULL;
+  (void)jni; (void)thread;
+  if ((*env)->GetClassMethods(env, klass, &count, &methods) == JVMTI_ERROR_NONE) {
+    (*env)->Deallocate(env, (unsigned char*)methods);
+  }
+}
+
 static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
   Entry* entry = own_entry;
   ASGST_Queue* queue;
@@ -847,15 +1070,21 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
   }
+  async_get_call_trace = (void (*)(AgctTrace*, jint, void*))dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
   memset(&capabilities, 0, sizeof(capabilities));
   capabilities.can_support_virtual_threads = 1;
+  capabilities.can_get_bytecodes = 1;
   memset(&callbacks, 0, sizeof(callbacks));
   callbacks.ThreadEnd = on_thread_end;
   callbacks.VirtualThreadEnd = on_virtual_thread_end;
   callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
+  callbacks.ClassLoad = on_class_load;
+  callbacks.ClassPrepare = on_class_prepare;
   if ((*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, NULL) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, NULL) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, NULL) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_VIRTUAL_THREAD_END, NULL) !=
           JVMTI_ERROR_NONE ||
       !enable_extension_event("com.sun.hotspot.events.VirtualThreadMount", (jvmtiExtensionEvent)on_mount) ||
