@@ -11,8 +11,9 @@
 #                          WORKLOADS="h2 rhino" runs only those workloads' matrices;
 #                          RENAISSANCE_JAR=path adds the Renaissance suite
 #   make demo              build the sample profiler and profile a demo workload in each mode
-#   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048, enqueue and
-#                          queue processing cost, whole-program overhead (doc/performance.md)
+#   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048 from signal
+#                          contexts and from a native method, enqueue and queue processing
+#                          cost, whole-program overhead (doc/performance.md)
 #   make results           sums the results that the oracle and the stress tests wrote
 #                          (make/asgst/sum-results.sh; RESULTS=dirs or files to read)
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
@@ -104,6 +105,7 @@ demo: images
 
 # Benchmarks print figures; they are not timed tests.
 bench: demo
+	@bench/run-signal-walk-benchmark.sh 8 64 512 2048
 	@bench/run-walk-benchmark.sh 8 64 512 2048
 	@bench/run-overhead-benchmark.sh
 

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds and runs the walk cost benchmark from real signal contexts against the
+# workspace's JDK image: a thread deep in a hot Java chain (compiled, then
+# interpreted) is signalled every 0.1 ms; its handler times AsyncGetCallTrace,
+# ASGST's iterator, AsyncGetStackTrace and ASGST_Enqueue on the contexts it
+# receives, and the thread times the walk of each enqueued element at its poll.
+# Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
+#   BENCH_SAMPLES: samples per way and depth (default 2000)
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/make/asgst/lib.sh"
+load_config
+image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+out="$ASGST_WORKSPACE/bench/signal-walk"
+mkdir -p "$out"
+"$repo/make/asgst/in-env" bash -c "
+  set -e
+  gcc -O2 -fPIC -shared -Wall -Werror -I'$image/include' -I'$image/include/linux' \
+      -o '$out/libSignalWalkBenchmark.so' '$repo/bench/walk/libSignalWalkBenchmark.c' -lpthread
+  '$image/bin/javac' -d '$out' '$repo/bench/walk/SignalWalkBenchmark.java'
+  '$image/bin/java' ${BENCH_JAVA_OPTIONS:-} -DsamplesPerWay=${BENCH_SAMPLES:-2000} \
+      -XX:CompileCommand=quiet -XX:CompileCommand=exclude,SignalWalkBenchmark\\\$InterpretedChain::* \
+      -Djava.library.path='$out' -cp '$out' SignalWalkBenchmark $*
+"

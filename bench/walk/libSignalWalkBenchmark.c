@@ -1,0 +1,313 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * The signal path of SignalWalkBenchmark.java: a sampler thread sends SIGPROF
+ * to the target thread; the handler walks the context it received, one way
+ * per signal in turn, and times the walk. A walk fails when it produces no
+ * frame or ends with an error. Each figure: the median (and quartiles) of the
+ * samples of one way, successful walks only.
+ */
+
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jni.h"
+#include "jvmti.h"
+#include "profile.h"
+
+#define MAX_FRAMES 4096
+#define MAX_SAMPLES 20000
+
+/* AsyncGetCallTrace's types, which no JDK header declares. */
+typedef struct {
+  jint lineno;
+  jmethodID method_id;
+} AGCT_CallFrame;
+
+typedef struct {
+  JNIEnv* env_id;
+  jint num_frames;
+  AGCT_CallFrame* frames;
+} AGCT_CallTrace;
+
+typedef void (*AsyncGetCallTraceFunction)(AGCT_CallTrace*, jint, void*);
+
+enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ENQUEUE, WAYS };
+static const char* names[WAYS] = {
+  "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST_Enqueue"
+};
+
+typedef struct {
+  int64_t ns[MAX_SAMPLES];
+  int frames[MAX_SAMPLES];
+  int count;
+  int failed;
+} Samples;
+
+static jvmtiEnv* jvmti;
+static AsyncGetCallTraceFunction async_get_call_trace;
+static JNIEnv* target_env;
+static pid_t target_tid;
+static ASGST_Queue* target_queue;
+static Samples samples[WAYS];
+static Samples processing;          /* per element walked at the poll: ns, frames */
+static volatile int samples_per_way;
+static volatile int sampling;
+static unsigned next_way;
+static int interval_micros;
+static pthread_t sampler;
+
+static int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void JNICALL on_class_load(jvmtiEnv* jvmti_env, JNIEnv* env, jthread thread, jclass klass) {
+  (void)jvmti_env; (void)env; (void)thread; (void)klass;
+}
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiEventCallbacks callbacks;
+  (void)reserved;
+  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+    return JNI_ERR;
+  }
+  /* AsyncGetCallTrace refuses to walk unless some agent listens to ClassLoad. */
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.ClassLoad = on_class_load;
+  (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
+  (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, NULL);
+  async_get_call_trace = (AsyncGetCallTraceFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+  return async_get_call_trace != NULL ? JNI_VERSION_1_8 : JNI_ERR;
+}
+
+static void add_sample(Samples* s, int64_t ns, int frames) {
+  if (s->count < MAX_SAMPLES) {
+    s->ns[s->count] = ns;
+    s->frames[s->count] = frames;
+    s->count++;
+  }
+}
+
+static void count_frames(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame;
+  int n = 0;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    n++;
+  }
+  *(int*)arg = ASGST_State(iterator) == ASGST_NO_FRAME ? n : 0;
+}
+
+/* One walk of the context; returns its frames, 0 if it failed. */
+static int walk(int way, void* ucontext) {
+  static AGCT_CallFrame agct_frames[MAX_FRAMES];
+  static ASGST_CallFrame asgst_frames[MAX_FRAMES];
+  int frames = 0;
+  switch (way) {
+    case AGCT: {
+      AGCT_CallTrace trace;
+      trace.env_id = target_env;
+      trace.num_frames = 0;
+      trace.frames = agct_frames;
+      async_get_call_trace(&trace, MAX_FRAMES, ucontext);
+      return trace.num_frames > 0 ? trace.num_frames : 0;
+    }
+    case ITERATOR:
+      return ASGST_RunWithIterator(ucontext, 0, count_frames, &frames) > 0 ? frames : 0;
+    case ITERATOR_C_FRAMES:
+      return ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, count_frames, &frames) > 0 ? frames : 0;
+    case ASYNC_GET_STACK_TRACE: {
+      ASGST_CallTrace trace;
+      memset(&trace, 0, sizeof(trace));
+      trace.frames = asgst_frames;
+      AsyncGetStackTrace(&trace, MAX_FRAMES, ucontext, 0);
+      return trace.num_frames > 0 ? trace.num_frames : 0;
+    }
+    default:
+      return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
+  }
+}
+
+static void on_signal(int signo, siginfo_t* info, void* ucontext) {
+  int way, frames;
+  int64_t start;
+  (void)signo; (void)info;
+  if (!sampling || syscall(SYS_gettid) != target_tid) {
+    return;
+  }
+  way = (int)(next_way++ % WAYS);
+  if (samples[way].count + samples[way].failed >= samples_per_way) {
+    return;
+  }
+  start = now_ns();
+  frames = walk(way, ucontext);
+  if (frames > 0) {
+    add_sample(&samples[way], now_ns() - start, frames);
+  } else {
+    samples[way].failed++;
+  }
+}
+
+static int64_t element_start;
+static int element_frames;
+
+static void on_processing_start(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
+  (void)queue; (void)iterator; (void)arg;
+  element_start = now_ns();
+}
+
+/* Each element is processed at its own poll (the target's loop polls on
+   every iteration): one element per processing, timed from the start of
+   processing to its end, which includes finding the recorded frame. */
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  ASGST_Frame frame;
+  int n = 0;
+  (void)queue_arg; (void)element_arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    n++;
+  }
+  element_frames = ASGST_State(iterator) == ASGST_NO_FRAME ? n : 0;
+}
+
+static void on_processing_end(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
+  int64_t ns = now_ns() - element_start;
+  (void)queue; (void)iterator; (void)arg;
+  if (element_frames > 0) {
+    add_sample(&processing, ns, element_frames);
+  } else {
+    processing.failed++;
+  }
+}
+
+JNIEXPORT void JNICALL Java_SignalWalkBenchmark_prepare(JNIEnv* env, jclass cls) {
+  static jvmtiFrameInfo frames[MAX_FRAMES];
+  jint count = 0;
+  struct sigaction action;
+  (void)cls;
+  (*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_FRAMES, frames, &count);  /* makes the jmethodIDs */
+  target_env = env;
+  target_queue = ASGST_RegisterQueue(env, 16, 0, on_element, NULL);
+  ASGST_SetOnQueueProcessingStart(target_queue, 0, false, on_processing_start, NULL);
+  ASGST_SetOnQueueProcessingEnd(target_queue, 0, false, on_processing_end, NULL);
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = on_signal;
+  action.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, NULL);
+  __atomic_store_n(&target_tid, (pid_t)syscall(SYS_gettid), __ATOMIC_RELEASE);
+}
+
+static int all_done(void) {
+  int way;
+  for (way = 0; way < WAYS; way++) {
+    if (samples[way].count + samples[way].failed < samples_per_way) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+static void* sample(void* arg) {
+  struct timespec pause = { 0, interval_micros * 1000L };
+  (void)arg;
+  while (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE) && !all_done()) {
+    syscall(SYS_tgkill, getpid(), target_tid, SIGPROF);
+    nanosleep(&pause, NULL);
+  }
+  __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+JNIEXPORT void JNICALL Java_SignalWalkBenchmark_startSampling(JNIEnv* env, jclass cls, jint interval, jint per_way) {
+  (void)env; (void)cls;
+  memset(samples, 0, sizeof(samples));
+  memset(&processing, 0, sizeof(processing));
+  samples_per_way = per_way < MAX_SAMPLES ? per_way : MAX_SAMPLES;
+  interval_micros = interval;
+  __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
+  pthread_create(&sampler, NULL, sample, NULL);
+}
+
+JNIEXPORT jboolean JNICALL Java_SignalWalkBenchmark_done(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  if (__atomic_load_n(&sampling, __ATOMIC_ACQUIRE)) {
+    return JNI_FALSE;
+  }
+  pthread_join(sampler, NULL);
+  return JNI_TRUE;
+}
+
+static int compare_longs(const void* a, const void* b) {
+  int64_t x = *(const int64_t*)a, y = *(const int64_t*)b;
+  return x < y ? -1 : x > y;
+}
+
+static int compare_ints(const void* a, const void* b) {
+  int x = *(const int*)a, y = *(const int*)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts s; its median ns, quartiles and median frames. */
+static void summarize(Samples* s, int64_t* median, int64_t* p25, int64_t* p75, int* frames) {
+  qsort(s->ns, (size_t)s->count, sizeof(int64_t), compare_longs);
+  qsort(s->frames, (size_t)s->count, sizeof(int), compare_ints);
+  *median = s->count > 0 ? s->ns[s->count / 2] : 0;
+  *p25 = s->count > 0 ? s->ns[s->count / 4] : 0;
+  *p75 = s->count > 0 ? s->ns[s->count * 3 / 4] : 0;
+  *frames = s->count > 0 ? s->frames[s->count / 2] : 0;
+}
+
+static void print_row(const char* chain, int depth, const char* name, Samples* s, int64_t agct_median) {
+  int64_t median, p25, p75;
+  int frames;
+  char spread[40];
+  summarize(s, &median, &p25, &p75, &frames);
+  snprintf(spread, sizeof(spread), "%lld-%lld", (long long)p25, (long long)p75);
+  printf("%-12s %6d %-21s %7d %10lld %17s %7d %9.1f %8.2f\n", chain, depth, name, frames, (long long)median, spread,
+         s->failed, frames > 0 ? (double)median / frames : 0.0,
+         agct_median > 0 ? (double)median / (double)agct_median : 0.0);
+}
+
+JNIEXPORT void JNICALL Java_SignalWalkBenchmark_report(JNIEnv* env, jclass cls, jstring chain_name, jint depth) {
+  const char* chain = (*env)->GetStringUTFChars(env, chain_name, NULL);
+  int64_t agct_median, p25, p75;
+  int frames, way;
+  (void)cls;
+  summarize(&samples[AGCT], &agct_median, &p25, &p75, &frames);
+  for (way = 0; way < WAYS; way++) {
+    print_row(chain, depth, names[way], &samples[way], agct_median);
+  }
+  print_row(chain, depth, "queue: walk at poll", &processing, agct_median);
+  fflush(stdout);
+  (*env)->ReleaseStringUTFChars(env, chain_name, chain);
+  ASGST_DeregisterQueue(target_queue);  /* on another thread: freed at the target's end */
+  target_queue = NULL;
+  __atomic_store_n(&target_tid, 0, __ATOMIC_RELEASE);
+}
