@@ -25,9 +25,16 @@ for t in $tests; do
 done
 # ASGST_JTREG, if set, becomes OpenJDK's JTREG variable (extra jtreg options).
 # The ASGST tests run with glibc's MALLOC_PERTURB_, which overwrites freed
-# memory, so that a read of freed memory shows instead of passing unseen.
+# memory, so that a read of freed memory shows instead of passing unseen, and
+# MALLOC_CHECK_=3 (glibc's checks of the heap's own bookkeeping, active with
+# its libc_malloc_debug preloaded), under the test library that enforces
+# signal safety (serviceability/asgst/signalsafety/libAsgstSignalSafety.c):
+# preloaded first, it sees every allocation and passes it on to the checks.
 jtreg=${ASGST_JTREG:-}
-[ "$native_only" = false ] || jtreg="${jtreg:+$jtreg;}OPTIONS=-e:MALLOC_PERTURB_=165"
+native="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/test/hotspot/jtreg/native"
+preload="$native/libAsgstSignalSafety.so:libc_malloc_debug.so.0"
+[ "$native_only" = false ] ||
+  jtreg="${jtreg:+$jtreg;}OPTIONS=-e:MALLOC_PERTURB_=165,MALLOC_CHECK_=3,LD_PRELOAD=$preload"
 
 # TEST goes through the environment, and our own make's MAKEFLAGS (which holds
 # "make test TEST=...") is not passed on: OpenJDK's PreInit.gmk takes a 'p' and

@@ -1,0 +1,99 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * @test id=active
+ * @summary make test preloads libAsgstSignalSafety into the test VMs
+ *          (make/asgst/run-tests.sh), which aborts a VM whose signal-safe
+ *          ASGST calls made in signal handlers allocate, lock or load: this
+ *          VM has it, it saw such calls, and glibc's malloc checks are on.
+ *          Run outside make test, this test fails: nothing is checked then.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/native AsgstSignalSafety active
+ */
+
+/*
+ * @test id=catches
+ * @summary The check works: a child VM whose SIGPROF handler allocates while
+ *          the library counts it as inside an ASGST function aborts with the
+ *          library's message.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/native AsgstSignalSafety catches
+ */
+
+import java.nio.file.Path;
+
+import jdk.test.lib.process.OutputAnalyzer;
+import jdk.test.lib.process.ProcessTools;
+
+public class AsgstSignalSafety {
+    static {
+        System.loadLibrary("AsgstSignalSafetyCheck");
+    }
+
+    // SIGPROF samples of this thread's CPU time for about the given CPU
+    // milliseconds, each walking the stack, naming every frame's method and
+    // enqueueing; returns the checked ASGST calls the library counted, or -1
+    // if the library is not loaded.
+    static native long sampleAndCount(int cpuMillis);
+
+    // In a SIGPROF handler: enters the library's test hook, then allocates.
+    static native void violate();
+
+    static volatile long sink;
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "active" -> active();
+            case "catches" -> catches();
+            case "violate" -> violate();
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    static void active() {
+        long checked = sampleAndCount(1000);
+        if (checked < 0) {
+            throw new RuntimeException("libAsgstSignalSafety is not preloaded (LD_PRELOAD=" +
+                                       System.getenv("LD_PRELOAD") + "): run this test with make test");
+        }
+        System.out.println(checked + " checked ASGST calls in signal handlers");
+        // 1 s of CPU sampled every 1 ms gives hundreds of samples, each with
+        // several ASGST calls; one would do to show the library at work.
+        if (checked == 0) {
+            throw new RuntimeException("the library saw no ASGST call in a signal handler");
+        }
+        if (!"3".equals(System.getenv("MALLOC_CHECK_"))) {
+            throw new RuntimeException("MALLOC_CHECK_ is " + System.getenv("MALLOC_CHECK_") + ", not 3");
+        }
+    }
+
+    static void catches() throws Exception {
+        String library = Path.of(System.getProperty("test.nativepath"), "libAsgstSignalSafety.so").toString();
+        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(
+            "-Djava.library.path=" + System.getProperty("test.nativepath"), "AsgstSignalSafety", "violate");
+        pb.environment().put("LD_PRELOAD", library);
+        OutputAnalyzer output = ProcessTools.executeProcess(pb);
+        output.shouldNotHaveExitValue(0);
+        output.shouldContain("asgst signal safety: malloc called inside asgst_signal_safety_test_enter " +
+                             "in a signal handler");
+    }
+}

@@ -1,0 +1,115 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+/*
+ * The native side of AsgstSignalSafety.java: ASGST calls in a SIGPROF
+ * handler, counted by the preloaded libAsgstSignalSafety; and a deliberate
+ * violation for its self-test.
+ */
+
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "jni.h"
+#include "profile.h"
+#include "../native/asgstTestSupport.h"
+
+static ASGST_Queue* queue;
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  ASGST_Frame frame;
+  (void)queue_arg; (void)element_arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+  }
+}
+
+static void name_frames(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame;
+  char name[64];
+  (void)arg;
+  while (ASGST_NextFrame(iterator, &frame) == 1) {
+    if (frame.method != NULL) {
+      ASGST_MethodInfo info;
+      memset(&info, 0, sizeof(info));
+      info.method_name = name;
+      info.method_name_length = sizeof(name);
+      ASGST_GetMethodInfo(frame.method, &info);
+    }
+  }
+}
+
+static void on_sample(int signo, siginfo_t* info, void* ucontext) {
+  (void)signo; (void)info;
+  ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, name_frames, NULL);
+  if (queue != NULL) {
+    ASGST_Enqueue(queue, ucontext, NULL);
+  }
+}
+
+static double cpu_seconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return (double)now.tv_sec + now.tv_nsec / 1e9;
+}
+
+JNIEXPORT jlong JNICALL Java_AsgstSignalSafety_sampleAndCount(JNIEnv* env, jclass cls, jint cpu_millis) {
+  volatile long* checked = (volatile long*)dlsym(RTLD_DEFAULT, "asgst_signal_safety_checked_calls");
+  timer_t timer;
+  double end;
+  volatile unsigned long spin = 0;
+  (void)cls;
+  if (checked == NULL) {
+    return -1;
+  }
+  queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
+  asgst_test_start_cpu_sampling(on_sample, 1000, &timer);
+  end = cpu_seconds() + cpu_millis / 1000.0;
+  while (cpu_seconds() < end) {
+    spin++;
+  }
+  timer_delete(timer);
+  return *checked;
+}
+
+static void allocate_inside(int signo, siginfo_t* info, void* ucontext) {
+  void (*enter)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "asgst_signal_safety_test_enter");
+  void* (*volatile allocate)(size_t) = malloc;  /* not folded away */
+  (void)signo; (void)info; (void)ucontext;
+  if (enter != NULL) {
+    enter();
+  }
+  free(allocate(16));
+}
+
+JNIEXPORT void JNICALL Java_AsgstSignalSafety_violate(JNIEnv* env, jclass cls) {
+  struct sigaction action;
+  (void)env; (void)cls;
+  memset(&action, 0, sizeof(action));
+  action.sa_sigaction = allocate_inside;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGPROF, &action, NULL);
+  raise(SIGPROF);
+}
