@@ -98,6 +98,13 @@ public class AsgstStress {
     // Bounds, set from measurement (doc/testing.md): the share of started walks
     // that end with an error, per mode, and the least work a cell must show.
     static final double MAX_FAILED_SHARE = 0.01;
+    // Walks refused at the start (the thread outside Java code, or in a
+    // collection) and halts given up (the thread did not answer in time):
+    // measured 6-18% and 13% in the jython and h2 cells (2026-11-24); 35%,
+    // about twice the highest, fails a walker that starts refusing where it
+    // walked before (refusals do not count as failed walks).
+    static final double MAX_REFUSED_SHARE = 0.35;
+    static final double MAX_HALTS_GIVEN_UP_SHARE = 0.35;
     static final long MIN_SIGNAL_WALKS_PER_SECOND = 100;
     static final double MIN_QUEUE_PROCESSED_SHARE = 0.5;
 
@@ -146,8 +153,9 @@ public class AsgstStress {
             throws Exception {
         String cell = workload + " " + gc + " " + compilation + " " + threads;
         if (!collectorAvailable(gc)) {
-            System.out.println("cell " + cell + ": " + gc + " is not in this VM; not run");
-            return null;
+            // A cell that cannot run proves nothing: it fails (the fast tier's
+            // @requires keeps jtreg from choosing a collector the VM lacks).
+            return gc + " is not in this VM";
         }
         List<String> command = new ArrayList<>();
         command.add("-agentpath:" + System.getProperty("test.nativepath") + File.separator + "libAsgstStress.so");
@@ -200,15 +208,16 @@ public class AsgstStress {
             failure = "exit value " + out.getExitValue();
             report += fatalErrorSummary(out.getStdout()) + out.getStderr();
         } else {
-            failure = check(out.getStdout(), seconds, workload.equals("renaissance"));
+            failure = check(out.getStdout(), seconds, workload.equals("renaissance"), threads.equals("platform"));
         }
-        saveReport(workload, gc, compilation, threads, header + "\n" + report);
+        String results = results(out.getStdout(), String.join("-", workload, gc, compilation, threads));
+        saveReport(workload, gc, compilation, threads, header + "\n" + report + results);
         // jtreg keeps only the beginning and the end of a long output: a
-        // passed cell prints one line, a failed one its whole report.
+        // passed cell prints one line and its results, a failed one its whole report.
         if (failure == null) {
-            System.out.println(header + "; " + failedWalks(out.getStdout()));
+            System.out.print(header + "; " + failedWalks(out.getStdout()) + "\n" + results);
         } else {
-            System.out.print(header + "; FAILED: " + failure + "\n" + report);
+            System.out.print(header + "; FAILED: " + failure + "\n" + report + results);
         }
         return failure;
     }
@@ -234,6 +243,41 @@ public class AsgstStress {
         Path file = Path.of(dir, workload + "-" + gc + "-" + compilation + "-" + threads + ".txt");
         Files.createDirectories(file.getParent());
         Files.writeString(file, report);
+    }
+
+    /**
+     * The cell's counts as lines that make/asgst/sum-results.sh sums: one per
+     * mode ("asgst-result stress cell=... mode=... walks=..."), and one of the
+     * cell's totals (enqueues, halts, unloads).
+     */
+    static String results(String stdout, String cell) {
+        StringBuilder b = new StringBuilder();
+        Map<String, String> totals = new TreeMap<>();
+        for (String line : stdout.split("\n")) {
+            if (!line.startsWith("asgst-stress ")) {
+                continue;
+            }
+            Map<String, String> f = fields(line);
+            if (!f.containsKey("mode")) {
+                totals.putAll(f);
+                continue;
+            }
+            b.append(resultLine(cell, f.get("mode"), f));
+        }
+        if (!totals.isEmpty()) {
+            b.append(resultLine(cell, "totals", totals));
+        }
+        return b.toString();
+    }
+
+    static String resultLine(String cell, String mode, Map<String, String> fields) {
+        StringBuilder b = new StringBuilder("asgst-result stress cell=" + cell + " mode=" + mode);
+        for (var field : fields.entrySet()) {
+            if (field.getValue().matches("-?[0-9]+")) {
+                b.append(' ').append(field.getKey()).append('=').append(field.getValue());
+            }
+        }
+        return b.append('\n').toString();
     }
 
     /** "failed/started walks" per mode, from a cell's report. */
@@ -281,7 +325,7 @@ public class AsgstStress {
         return map;
     }
 
-    static String check(String stdout, int seconds, boolean renaissance) {
+    static String check(String stdout, int seconds, boolean renaissance, boolean platform) {
         Map<String, Map<String, String>> modes = new TreeMap<>();
         Map<String, String> totals = new TreeMap<>();
         boolean worked = renaissance;  // its output is its own
@@ -308,8 +352,17 @@ public class AsgstStress {
             }
             double share = (double) failed / (walks - refused);
             if (share > MAX_FAILED_SHARE) {
-                return String.format("%s: %.2f%% of the walks failed (%s)", entry.getKey(), share * 100,
+                // bad_bottom: walks that ended without an error but not in a thread's entry method.
+                return String.format("%s: %.2f%% of the walks failed (bad_bottom=%s, errors %s)", entry.getKey(),
+                                     share * 100, m.get("bad_bottom"), m.get("errors"));
+            }
+            if ((double) refused / walks > MAX_REFUSED_SHARE) {
+                return String.format("%s: %d of %d walks refused (%s)", entry.getKey(), refused, walks,
                                      m.get("errors"));
+            }
+            // Only virtual threads keep frames in the heap.
+            if (platform && !m.get("in_heap").equals("0")) {
+                return entry.getKey() + ": " + m.get("in_heap") + " walks of platform threads ended at frames in the heap";
             }
             if (!m.get("info_failures").equals("0")) {
                 return entry.getKey() + ": " + m.get("info_failures") + " walked methods without information";
@@ -323,6 +376,11 @@ public class AsgstStress {
         long processed = Long.parseLong(modes.get("queue").get("walks"));
         if (enqueued == 0 || processed < MIN_QUEUE_PROCESSED_SHARE * enqueued || processed > enqueued) {
             return "queue: " + enqueued + " enqueued, " + processed + " processed";
+        }
+        long halts = Long.parseLong(totals.get("halts"));
+        long givenUp = Long.parseLong(totals.get("halts_given_up"));
+        if (halts == 0 || givenUp > MAX_HALTS_GIVEN_UP_SHARE * halts) {
+            return "thread: " + givenUp + " of " + halts + " halts given up";
         }
         if (!totals.get("unload_info_failures").equals("0") || !totals.get("deregistered").equals("1")) {
             return "class unloading: " + totals;

@@ -64,6 +64,7 @@ typedef struct {
   volatile long refused;       /* refused before the first frame (state, kind, GC) */
   volatile long failed;        /* walks that ended with an error after the start */
   volatile long in_heap;       /* ended at frames frozen in the heap (a known limit) */
+  volatile long bad_bottom;    /* ended without error, but not in a thread's entry method (also failed) */
   volatile long frames;
   volatile long java_frames;
   volatile long info_failures; /* a walked method whose information could not be read */
@@ -181,25 +182,78 @@ static void record_failure(Stats* stats, int state, long frames, ASGST_Frame* la
   }
 }
 
+/* The methods in which a walk of a sampled thread may end: the Java methods
+   that the VM calls first on a thread it started (its run; Thread.exit
+   and the uncaught exception dispatch as the thread ends) or on a thread that
+   attaches (the Thread constructor), the entry of a
+   virtual thread's continuation (its walk stops there), and what the java
+   launcher calls through JNI on the main thread (LauncherHelper's methods,
+   the main class's initializer and main method, Shutdown.shutdown as the VM
+   is destroyed). A walk that ends elsewhere without an error lost its bottom
+   frames. A null class matches any class, "*" any method. */
+static int is_entry_method(ASGST_Method method) {
+  static const char* const entries[][2] = {
+    { NULL, "run" },  /* Thread.run, or a Thread subclass's that overrides it */
+    { "Ljava/lang/Thread;", "exit" },
+    { "Ljava/lang/Thread;", "dispatchUncaughtException" },
+    { "Ljava/lang/Thread;", "<init>" },  /* a thread attaching through JNI: the VM makes its Thread there */
+    { "Ljdk/internal/vm/Continuation;", "enter" },
+    { "Lsun/launcher/LauncherHelper;", "*" },
+    { NULL, "main" },
+    { NULL, "<clinit>" },
+    { "Ljava/lang/Shutdown;", "shutdown" },
+  };
+  char name[64], class_name[128];
+  ASGST_MethodInfo info;
+  ASGST_ClassInfo class_info;
+  size_t i;
+  memset(&info, 0, sizeof(info));
+  info.method_name = name;
+  info.method_name_length = sizeof(name);
+  ASGST_GetMethodInfo(method, &info);
+  if (info.method_name == NULL || info.klass == NULL) {
+    return 0;
+  }
+  memset(&class_info, 0, sizeof(class_info));
+  class_info.class_name = class_name;
+  class_info.class_name_length = sizeof(class_name);
+  ASGST_GetClassInfo(info.klass, &class_info);
+  for (i = 0; class_info.class_name != NULL && i < sizeof(entries) / sizeof(entries[0]); i++) {
+    if ((entries[i][0] == NULL || strcmp(class_name, entries[i][0]) == 0) &&
+        (strcmp(entries[i][1], "*") == 0 || strcmp(name, entries[i][1]) == 0)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* The iterator handler of all walks: arg is the mode's Stats. */
 static void walk_frames(ASGST_Iterator* iterator, void* arg) {
   Stats* stats = (Stats*)arg;
-  ASGST_Frame frame, last[RECORDED_FRAMES];
+  ASGST_Frame frame, last[RECORDED_FRAMES], last_java[RECORDED_FRAMES];
+  ASGST_Method bottom = NULL;
   long frames = 0, java_frames = 0, info_failures = 0;
   int state;
   memset(last, 0, sizeof(last));
+  memset(last_java, 0, sizeof(last_java));
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     last[frames++ % RECORDED_FRAMES] = frame;
     if (frame.method != NULL) {
+      last_java[java_frames % RECORDED_FRAMES] = frame;
       java_frames++;
       info_failures += !method_info_readable(frame.method);
+      bottom = frame.method;
     }
   }
   state = ASGST_State(iterator);
   add(&stats->frames, frames);
   add(&stats->java_frames, java_frames);
   add(&stats->info_failures, info_failures);
-  if (state == ASGST_NO_FRAME) {
+  if (state == ASGST_NO_FRAME && bottom != NULL && !is_entry_method(bottom)) {
+    add(&stats->failed, 1);
+    add(&stats->bad_bottom, 1);
+    record_failure(stats, state, java_frames, last_java);  /* the Java frames at the bottom */
+  } else if (state == ASGST_NO_FRAME) {
     add(&stats->complete, 1);
   } else if (state == ASGST_TEST_FRAMES_IN_HEAP) {
     add(&stats->in_heap, 1);
@@ -416,9 +470,9 @@ static void print_stats(Stats* s) {
       used += (size_t)snprintf(codes + used, sizeof(codes) - used, "%s%d:%ld", used ? "," : "", -i, s->codes[i]);
     }
   }
-  printf("asgst-stress mode=%s walks=%ld complete=%ld refused=%ld failed=%ld in_heap=%ld frames=%ld "
-         "java_frames=%ld info_failures=%ld errors=%s\n", s->name, s->walks, s->complete, s->refused, s->failed,
-         s->in_heap, s->frames, s->java_frames, s->info_failures, used ? codes : "none");
+  printf("asgst-stress mode=%s walks=%ld complete=%ld refused=%ld failed=%ld bad_bottom=%ld in_heap=%ld "
+         "frames=%ld java_frames=%ld info_failures=%ld errors=%s\n", s->name, s->walks, s->complete, s->refused,
+         s->failed, s->bad_bottom, s->in_heap, s->frames, s->java_frames, s->info_failures, used ? codes : "none");
 }
 
 static void JNICALL on_vm_death(jvmtiEnv* env, JNIEnv* jni) {
