@@ -328,7 +328,7 @@ public class AsgstStress {
     static String check(String stdout, int seconds, boolean renaissance, boolean platform) {
         Map<String, Map<String, String>> modes = new TreeMap<>();
         Map<String, String> totals = new TreeMap<>();
-        boolean worked = renaissance;  // its output is its own
+        boolean worked = false;
         for (String line : stdout.split("\n")) {
             Matcher m = MODE.matcher(line);
             if (m.matches()) {
@@ -337,6 +337,8 @@ public class AsgstStress {
                 totals.putAll(fields(line));
             } else if (line.startsWith("workload ")) {
                 worked = true;
+            } else if (renaissance && line.startsWith("====== ") && line.contains(" completed")) {
+                worked = true;  // Renaissance (and its stand-in) report each finished iteration so
             }
         }
         if (!worked || modes.size() != 4 || !totals.containsKey("enqueued") || !totals.containsKey("unloaded_classes")) {
