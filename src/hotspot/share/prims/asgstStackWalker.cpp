@@ -37,6 +37,8 @@
 #include "runtime/registerMap.hpp"
 #include "runtime/safefetch.hpp"
 #include "runtime/sharedRuntime.hpp"
+#include "runtime/stubCodeGenerator.hpp"
+#include "runtime/stubRoutines.hpp"
 #include "utilities/align.hpp"
 
 static const int no_scope = DebugInformationRecorder::serialized_null;
@@ -138,6 +140,18 @@ static bool in_unwinding_stub(address pc) {
   CodeBlob* cb = CodeCache::find_blob(pc);
   return cb != nullptr && (cb->is_exception_stub() || cb->is_deoptimization_stub() ||
                            cb->is_uncommon_trap_stub());
+}
+
+// The stubs that thaw a virtual thread's frames from the heap, when it
+// mounts and when a frame returns into frames still frozen. Interrupted in
+// one, or in the VM code it calls without an anchor, the thread's frames are
+// not on the stack yet, and the stub's sp stands at the continuation's
+// entry: a frame made from it takes the carrier's frame for its caller.
+static bool in_continuation_thaw(address pc) {
+  StubCodeDesc* desc = StubCodeDesc::desc_for(pc);
+  return desc != nullptr && (desc->begin() == StubRoutines::cont_thaw() ||
+                             desc->begin() == StubRoutines::cont_returnBarrier() ||
+                             desc->begin() == StubRoutines::cont_returnBarrierExc());
 }
 
 static AsgstNativeFrame native_frame_of(const frame& f) {
@@ -304,6 +318,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (is_generated_code(context.pc) && in_unwinding_stub(context.pc)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
+  if (is_generated_code(context.pc) && in_continuation_thaw(context.pc)) {
+    return ASGST_FRAMES_IN_HEAP;
+  }
   bool along_chain = true;
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
@@ -317,6 +334,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (!is_generated_code(context.pc) &&
       compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
     return 1;
+  }
+  if (along_chain && in_continuation_thaw(f.pc)) {
+    return ASGST_FRAMES_IN_HEAP;
   }
   if (!along_chain || !generated_frame_at(thread, f, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
