@@ -17,7 +17,9 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
+#include "concurrentTestRunner.inline.hpp"
 #include "prims/asgstThreadTable.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/os.hpp"
 #include "runtime/thread.hpp"
 #include "unittest.hpp"
@@ -103,4 +105,58 @@ TEST_VM(asgst_thread_table, holds_the_vm_threads) {
   Thread* current = Thread::current();
   EXPECT_EQ(current, AsgstThreadTable::vm_threads()->find((jlong)os::current_thread_id()));
   EXPECT_TRUE(AsgstThreadTable::vm_threads()->contains(current));
+}
+
+// Lookups take no lock: while one thread adds and removes thousands of
+// threads (the table replaces its generation again and again), the others
+// must find every thread that stays registered, every time.
+class ThreadTableLookupsWhileGrowing : public TestRunnable {
+ public:
+  static const int stable = 64;       // registered for the whole test
+  static const int churn = 20000;     // added and removed by the writer, each round
+  AsgstThreadTable* const table;
+  Thread* volatile writer;
+  mutable volatile int rounds;
+  mutable volatile int lookups;
+  mutable volatile int wrong;
+
+  ThreadTableLookupsWhileGrowing(AsgstThreadTable* t) : table(t), writer(nullptr), rounds(0), lookups(0), wrong(0) {}
+
+  void runUnitTest() const {
+    Thread* self = Thread::current();
+    ThreadTableLookupsWhileGrowing* me = const_cast<ThreadTableLookupsWhileGrowing*>(this);
+    if (Atomic::load(&writer) == self || Atomic::cmpxchg(&me->writer, (Thread*)nullptr, self) == nullptr) {
+      for (int i = 0; i < churn; i++) {
+        table->add(fake_thread(10000 + i), 100000 + i);
+      }
+      for (int i = 0; i < churn; i++) {
+        table->remove(fake_thread(10000 + i));
+      }
+      Atomic::inc(&rounds);
+      return;
+    }
+    for (int i = 1; i <= stable; i++) {
+      if (table->find(1000 + i) != fake_thread(i) || !table->contains(fake_thread(i))) {
+        Atomic::inc(&wrong);
+      }
+      Atomic::inc(&lookups);
+    }
+  }
+};
+
+TEST_VM(asgst_thread_table, lookups_while_growing) {
+  AsgstThreadTable* table = new AsgstThreadTable();
+  for (int i = 1; i <= ThreadTableLookupsWhileGrowing::stable; i++) {
+    table->add(fake_thread(i), 1000 + i);
+  }
+  ThreadTableLookupsWhileGrowing test(table);
+  ConcurrentTestRunner runner(&test, 3, 2000);
+  runner.run();
+  // The writer grew the table past its first generation at least once, and
+  // readers looked up while it did: else the test checked nothing.
+  EXPECT_GE(Atomic::load(&test.rounds), 1);
+  EXPECT_GE(Atomic::load(&test.lookups), 1000);
+  EXPECT_EQ(0, Atomic::load(&test.wrong));
+  table->clear();
+  delete table;
 }

@@ -719,6 +719,9 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   Entry* entry = own_entry;
   int saved_errno = errno;
+  /* The handler may interrupt this thread's queue handler between its walk
+     and the description of that walk's mismatch: keep its index for it. */
+  int saved_last_mismatch = own_last_mismatch;
   (void)signo; (void)siginfo;
   if (entry == NULL) {
     return;
@@ -775,6 +778,7 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
     }
   }
   asgst_sampled_answer_halt(&entry->sampled, ucontext);
+  own_last_mismatch = saved_last_mismatch;
   errno = saved_errno;
 }
 
