@@ -120,6 +120,10 @@ JNIEXPORT int JNICALL ASGST_Capabilities() {
   return Asgst::capabilities();
 }
 
+JNIEXPORT jint JNICALL ASGST_Version() {
+  return ASGST_VERSION;
+}
+
 JNIEXPORT int JNICALL ASGST_RunWithIterator(void* ucontext, int32_t options,
                                             ASGST_IteratorHandler fun, void* arg) {
   AsgstNativeFrame context = ucontext != nullptr ? context_frame(ucontext)

@@ -28,13 +28,6 @@ class JavaThread;
 class Thread;
 class nmethod;
 
-// Implementation-specific results (profile.h leaves values below -16 to us).
-enum AsgstImplementationError {
-  ASGST_BROKEN_FRAME     = -17, // a frame failed its checks; the walk ends there
-  ASGST_INVALID_ARGUMENT = -18, // a required argument is null or out of range
-  ASGST_FRAMES_IN_HEAP   = -19  // a virtual thread's older frames are frozen in the heap
-};
-
 // A C/C++ frame, described only by its registers: the VM knows nothing else.
 struct AsgstNativeFrame {
   address pc;

@@ -29,9 +29,10 @@
  * be read without jmethodIDs, even inside a signal handler.
  *
  * Every function is exported from libjvm: link with -ljvm or look the names up
- * with dlsym. Functions marked "signal safe" take no lock and allocate nothing.
+ * with dlsym (each has a pointer type, ASGST_<name>_Fn, at the end of this
+ * header). Functions marked "signal safe" take no lock and allocate nothing.
  * The contracts are documented in the ASGST sources' doc/ directory
- * (doc/stack-walking.md for the walk).
+ * (doc/stack-walking.md for the walk, doc/asgst.md for versions).
  */
 
 #ifndef _JAVA_PROFILE_H_
@@ -44,6 +45,17 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/*
+ * API versions: the major version in the high 16 bits, the minor one in the
+ * low 16. A VM of the same major version and an equal or higher minor one
+ * implements everything this header declares; minor versions only add.
+ * ASGST_Version() tells the VM's version at run time.
+ */
+#define ASGST_VERSION_1_0 0x00010000
+#define ASGST_VERSION ASGST_VERSION_1_0 /* the version this header declares */
+#define ASGST_VERSION_MAJOR(version) ((int)(((unsigned int)(version) >> 16) & 0xffff))
+#define ASGST_VERSION_MINOR(version) ((int)((unsigned int)(version) & 0xffff))
 
 /* Opaque handles. */
 typedef struct _ASGST_Method* ASGST_Method;      /* a Java method (replaces jmethodID) */
@@ -76,13 +88,16 @@ enum ASGST_FrameTypeId {
   ASGST_FRAME_JAVA         = 1, /* interpreted or compiled Java frame */
   ASGST_FRAME_JAVA_INLINED = 2, /* a scope inlined into a compiled frame */
   ASGST_FRAME_JAVA_NATIVE  = 3, /* a native method's wrapper, Java calling C */
-  ASGST_FRAME_NON_JAVA     = 4  /* any other frame: C/C++, stubs, VM code */
+  ASGST_FRAME_NON_JAVA     = 4, /* any other frame: C/C++, stubs, VM code */
+  ASGST_FRAME_CPP          = 4  /* the JEP 435 name of the same type */
 };
 
 /*
  * Errors. Functions that return a kind or a count return one of these when
- * they fail. Values below -16 are implementation specific and documented in
- * doc/stack-walking.md.
+ * they fail. Values from -1 to -16 are the API's; values below -16 are
+ * specific to an implementation: the three below are this VM's
+ * (doc/stack-walking.md), and a profiler should treat any other negative
+ * value as "no (further) frames".
  */
 enum ASGST_Error {
   ASGST_NO_FRAME            =  0, /* the walk came to its end */
@@ -94,7 +109,10 @@ enum ASGST_Error {
   ASGST_ENQUEUE_FULL_QUEUE  = -6, /* the queue is full */
   ASGST_ENQUEUE_OTHER_ERROR = -7, /* enqueueing failed for another reason */
   ASGST_WRONG_STATE         = -8, /* the thread state is not among the accepted ones */
-  ASGST_WRONG_KIND          = -9  /* the trace kind is not among the accepted ones */
+  ASGST_WRONG_KIND          = -9, /* the trace kind is not among the accepted ones */
+  ASGST_BROKEN_FRAME        = -17, /* a frame failed the walker's checks; the walk ends there */
+  ASGST_INVALID_ARGUMENT    = -18, /* a required argument is null or out of range */
+  ASGST_FRAMES_IN_HEAP      = -19  /* a virtual thread's older frames are frozen in the heap */
 };
 
 /* Optional parts of the API; ASGST_Capabilities() reports those that work. */
@@ -215,6 +233,13 @@ typedef void (*ASGST_OnQueueSafepointHandler)(ASGST_Queue* queue, ASGST_Iterator
 _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_Capabilities(void);
 
 /*
+ * Returns the version of the API that this VM implements (ASGST_VERSION_*).
+ * Signal safe; may be called at any time, also before the VM has been
+ * created.
+ */
+_JNI_IMPORT_OR_EXPORT_ jint JNICALL ASGST_Version(void);
+
+/*
  * Walks the calling thread's stack: creates an iterator positioned at its top
  * Java frame and calls fun(iterator, arg). The iterator is valid only during
  * that call. ucontext is the context a signal handler received; it may be null
@@ -250,7 +275,8 @@ ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t option
  * Stores the next frame in *frame. Returns 1 if there was one, ASGST_NO_FRAME
  * at the end of the stack (and for a null iterator), or an error (< 0) when
  * the walk cannot continue; the frames before remain valid. A null frame
- * gives -18 (invalid argument) and leaves the iterator where it was. Signal safe. Typical use:
+ * gives ASGST_INVALID_ARGUMENT and leaves the iterator where it was. Signal
+ * safe. Typical use:
  *
  *   ASGST_Frame frame;
  *   while (ASGST_NextFrame(iterator, &frame) == 1) { ... }
@@ -307,7 +333,7 @@ _JNI_IMPORT_OR_EXPORT_ jlong JNICALL ASGST_GetClassIdNum(ASGST_Class klass);
 /*
  * Stores up to length entries of the method's line number table (bci to
  * line) and returns how many it stored: 0 without a table,
- * ASGST_INVALID_ARGUMENT (-18) for a handle that is no method. Signal safe.
+ * ASGST_INVALID_ARGUMENT for a handle that is no method. Signal safe.
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_GetMethodLineNumberTable(ASGST_Method method, ASGST_MethodLineNumberEntry* entries, int length);
@@ -416,6 +442,60 @@ ASGST_SetOnQueueProcessingStart(ASGST_Queue* queue, int options, bool offer_iter
 _JNI_IMPORT_OR_EXPORT_ void JNICALL
 ASGST_SetOnQueueProcessingEnd(ASGST_Queue* queue, int options, bool offer_iterator,
                               ASGST_OnQueueSafepointHandler end, void* arg);
+
+/*
+ * The functions' pointer types, for profilers that look them up with dlsym
+ * (doc/asgst.md shows how):
+ *
+ *   ASGST_Version_Fn version = (ASGST_Version_Fn)dlsym(RTLD_DEFAULT, "ASGST_Version");
+ */
+typedef int (JNICALL *ASGST_Capabilities_Fn)(void);
+typedef jint (JNICALL *ASGST_Version_Fn)(void);
+typedef int (JNICALL *ASGST_RunWithIterator_Fn)(void* ucontext, int32_t options,
+                                                ASGST_IteratorHandler fun, void* arg);
+typedef int (JNICALL *ASGST_RunWithIteratorFromFrame_Fn)(void* sp, void* fp, void* pc, int options,
+                                                         ASGST_IteratorHandler fun, void* arg);
+typedef int (JNICALL *ASGST_RunWithIteratorOfThread_Fn)(jlong os_thread_id, void* ucontext,
+                                                        int32_t options, ASGST_IteratorHandler fun,
+                                                        void* arg);
+typedef int (JNICALL *ASGST_NextFrame_Fn)(ASGST_Iterator* iterator, ASGST_Frame* frame);
+typedef void (JNICALL *ASGST_RewindIterator_Fn)(ASGST_Iterator* iterator);
+typedef int (JNICALL *ASGST_State_Fn)(ASGST_Iterator* iterator);
+typedef int (JNICALL *ASGST_ThreadState_Fn)(void);
+typedef void (JNICALL *AsyncGetStackTrace_Fn)(ASGST_CallTrace* trace, jint depth, void* ucontext,
+                                              uint32_t options);
+typedef void (JNICALL *ASGST_GetMethodInfo_Fn)(ASGST_Method method, ASGST_MethodInfo* info);
+typedef jint (JNICALL *ASGST_GetMethodIdNum_Fn)(ASGST_Method method);
+typedef void (JNICALL *ASGST_GetClassInfo_Fn)(ASGST_Class klass, ASGST_ClassInfo* info);
+typedef jlong (JNICALL *ASGST_GetClassIdNum_Fn)(ASGST_Class klass);
+typedef int (JNICALL *ASGST_GetMethodLineNumberTable_Fn)(ASGST_Method method,
+                                                         ASGST_MethodLineNumberEntry* entries,
+                                                         int length);
+typedef jmethodID (JNICALL *ASGST_MethodToJMethodID_Fn)(ASGST_Method method);
+typedef ASGST_Method (JNICALL *ASGST_JMethodIDToMethod_Fn)(jmethodID method_id);
+typedef jclass (JNICALL *ASGST_ClassToJClass_Fn)(ASGST_Class klass);
+typedef ASGST_Class (JNICALL *ASGST_JClassToClass_Fn)(jclass klass);
+typedef void (JNICALL *ASGST_RegisterClassUnloadHandler_Fn)(ASGST_ClassUnloadHandler handler,
+                                                            void* arg);
+typedef bool (JNICALL *ASGST_DeregisterClassUnloadHandler_Fn)(ASGST_ClassUnloadHandler handler,
+                                                              void* arg);
+typedef ASGST_Queue* (JNICALL *ASGST_RegisterQueue_Fn)(JNIEnv* env, int size, int options,
+                                                       ASGST_Handler fun, void* arg);
+typedef bool (JNICALL *ASGST_DeregisterQueue_Fn)(ASGST_Queue* queue);
+typedef int (JNICALL *ASGST_Enqueue_Fn)(ASGST_Queue* queue, void* ucontext, void* arg);
+typedef ASGST_QueueElement* (JNICALL *ASGST_GetQueueElement_Fn)(ASGST_Queue* queue, int n);
+typedef ASGST_QueueElement (JNICALL *ASGST_GetEnqueuableElement_Fn)(ASGST_Queue* queue,
+                                                                    void* ucontext);
+typedef void (JNICALL *ASGST_ResizeQueue_Fn)(ASGST_Queue* queue, int size);
+typedef ASGST_QueueSizeInfo (JNICALL *ASGST_GetQueueSizeInfo_Fn)(ASGST_Queue* queue);
+typedef void (JNICALL *ASGST_SetOnQueueProcessingStart_Fn)(ASGST_Queue* queue, int options,
+                                                           bool offer_iterator,
+                                                           ASGST_OnQueueSafepointHandler before,
+                                                           void* arg);
+typedef void (JNICALL *ASGST_SetOnQueueProcessingEnd_Fn)(ASGST_Queue* queue, int options,
+                                                         bool offer_iterator,
+                                                         ASGST_OnQueueSafepointHandler end,
+                                                         void* arg);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,7 @@
 
 /*
  * @test
- * @summary Every one of the 29 functions of profile.h called with bad
+ * @summary Every one of the 30 functions of profile.h called with bad
  *          arguments (null pointers, garbage, freed and removed handles,
  *          threads that do not exist, are no Java threads or are not
  *          attached, out-of-range sizes, lengths, depths and option bits)
@@ -198,6 +198,9 @@ public class AsgstBadArguments {
         // ASGST_Capabilities: "may be called at any time": on a thread the VM does not know too.
         expect("Capabilities()", REGISTER_QUEUE);
         expect("Capabilities() on an unattached thread", TRUE);  // the same bits as on a Java thread
+        // ASGST_Version: "may be called at any time"; the VM's version is the header's.
+        expect("Version()", TRUE);
+        expect("Version() on an unattached thread", TRUE);
 
         // ASGST_RunWithIterator. doc/stack-walking.md: "Argument errors come first: a null
         // handler gives ASGST_INVALID_ARGUMENT"; "A calling thread that the VM does not know

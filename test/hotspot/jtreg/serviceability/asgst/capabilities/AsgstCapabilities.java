@@ -19,9 +19,10 @@
 
 /*
  * @test
- * @summary ASGST_Capabilities is exported by libjvm, callable through the
- *          installed profile.h from an agent before the VM starts and from
- *          Java code later, and reports only the optional parts that exist.
+ * @summary ASGST_Capabilities and ASGST_Version are exported by libjvm,
+ *          callable through the installed profile.h from an agent before the VM
+ *          starts and from Java code later; the capabilities are only the
+ *          optional parts that exist, the version is the installed header's.
  * @requires os.family == "linux"
  * @run main/othervm/native -agentlib:AsgstCapabilities AsgstCapabilities
  */
@@ -40,6 +41,12 @@ public class AsgstCapabilities {
     private static native boolean agentLoaded();
     private static native int capabilitiesAtAgentLoad();
     private static native int capabilitiesNow();
+    private static native int versionAtAgentLoad();
+    private static native int versionNow();
+    private static native int headerVersion();
+
+    // ASGST_VERSION_1_0 in profile.h: the version this VM implements.
+    static final int VERSION_1_0 = 0x00010000;
     private static native String libraryDefiningCapabilities();
 
     public static void main(String[] args) {
@@ -49,6 +56,12 @@ public class AsgstCapabilities {
         check(atLoad == now, "capabilities changed from " + atLoad + " at agent load to " + now);
         check((now & ~(REGISTER_QUEUE | MARK_FRAME)) == 0, "unknown capability bits in " + now);
         check(now == IMPLEMENTED, "capabilities " + now + ", expected " + IMPLEMENTED);
+
+        check(versionAtAgentLoad() == VERSION_1_0, "ASGST_Version() at agent load: "
+              + Integer.toHexString(versionAtAgentLoad()) + ", expected " + Integer.toHexString(VERSION_1_0));
+        check(versionNow() == VERSION_1_0, "ASGST_Version() now: " + Integer.toHexString(versionNow()));
+        check(headerVersion() == VERSION_1_0, "the installed header declares ASGST_VERSION "
+              + Integer.toHexString(headerVersion()) + ", the VM implements " + Integer.toHexString(VERSION_1_0));
 
         String library = libraryDefiningCapabilities();
         check(library != null && library.endsWith("/libjvm.so"),

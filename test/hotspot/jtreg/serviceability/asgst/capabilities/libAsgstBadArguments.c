@@ -25,12 +25,13 @@
  * for two tables of handles, by function and handle index (handleCase,
  * queueCase).
  *
- * The 29 functions and the cases that exercise them (names as in
+ * The 30 functions and the cases that exercise them (names as in
  * AsgstBadArguments.java; "handle table" means handleCase with the six bad
  * method or class handles, "queue table" queueCase with the nine bad queue
  * handles):
  *
  *  ASGST_Capabilities                "Capabilities()", "Capabilities() on an unattached thread"
+ *  ASGST_Version                     "Version()", "Version() on an unattached thread"
  *  ASGST_RunWithIterator             "RunWithIterator(fun=NULL)", "... on an unattached thread",
  *                                    "RunWithIterator() on an unattached thread",
  *                                    "RunWithIterator(options=0x40000000)", "(options=INT32_MIN)",
@@ -131,9 +132,8 @@
 #include "jni.h"
 #include "profile.h"
 
-/* ASGST's implementation-specific errors (doc/stack-walking.md). */
-#define INVALID_ARGUMENT (-18)
-#define LOWEST_ERROR (-19)
+/* The lowest error this VM returns (profile.h). */
+#define LOWEST_ERROR ASGST_FRAMES_IN_HEAP
 
 #define MAX_OUT 16
 #define MAX_FRAMES 1024
@@ -421,6 +421,26 @@ static int capabilities_unattached(JNIEnv* env, jclass cls, int* out) {
   (void)env; (void)cls;
   on_unattached_thread(unattached_capabilities, out);
   out[0] = out[0] == own;
+  return 1;
+}
+
+/* ASGST_Version ---------------------------------------------------------------------- */
+
+static int version(JNIEnv* env, jclass cls, int* out) {
+  (void)env; (void)cls;
+  out[0] = ASGST_Version() == ASGST_VERSION;
+  return 1;
+}
+
+static int unattached_version(int* out) {
+  out[0] = ASGST_Version();
+  return 1;
+}
+
+static int version_unattached(JNIEnv* env, jclass cls, int* out) {
+  (void)env; (void)cls;
+  on_unattached_thread(unattached_version, out);
+  out[0] = out[0] == ASGST_VERSION;
   return 1;
 }
 
@@ -1885,6 +1905,9 @@ static const NamedCase named_cases[] = {
 
   { "Capabilities()", capabilities },
   { "Capabilities() on an unattached thread", capabilities_unattached },
+
+  { "Version()", version },
+  { "Version() on an unattached thread", version_unattached },
 
   { "RunWithIterator(fun=NULL)", run_null_fun },
   { "RunWithIterator(fun=NULL) on an unattached thread", run_null_fun_unattached },

@@ -17,7 +17,7 @@
  * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
  */
 
-/* An agent that calls ASGST_Capabilities through the installed profile.h. */
+/* An agent that calls ASGST_Capabilities and ASGST_Version through the installed profile.h. */
 
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* for dladdr */
@@ -31,12 +31,14 @@
 
 static int agent_loaded = 0;
 static int capabilities_at_load = -1;
+static jint version_at_load = -1;
 
 JNIEXPORT jint JNICALL
 Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   (void)vm; (void)options; (void)reserved;
   /* Before the VM is initialized: no JNIEnv, no JVMTI, only the function itself. */
   capabilities_at_load = ASGST_Capabilities();
+  version_at_load = ASGST_Version();
   agent_loaded = 1;
   return JNI_OK;
 }
@@ -51,6 +53,25 @@ JNIEXPORT jint JNICALL
 Java_AsgstCapabilities_capabilitiesAtAgentLoad(JNIEnv* env, jclass cls) {
   (void)env; (void)cls;
   return capabilities_at_load;
+}
+
+JNIEXPORT jint JNICALL
+Java_AsgstCapabilities_versionAtAgentLoad(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  return version_at_load;
+}
+
+JNIEXPORT jint JNICALL
+Java_AsgstCapabilities_versionNow(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  return ASGST_Version();
+}
+
+/* The version the agent was compiled against: the installed header's. */
+JNIEXPORT jint JNICALL
+Java_AsgstCapabilities_headerVersion(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  return ASGST_VERSION;
 }
 
 JNIEXPORT jint JNICALL

@@ -44,6 +44,7 @@ ASGST_CHECK(frame_java, ASGST_FRAME_JAVA == 1);
 ASGST_CHECK(frame_java_inlined, ASGST_FRAME_JAVA_INLINED == 2);
 ASGST_CHECK(frame_java_native, ASGST_FRAME_JAVA_NATIVE == 3);
 ASGST_CHECK(frame_non_java, ASGST_FRAME_NON_JAVA == 4);
+ASGST_CHECK(frame_cpp, ASGST_FRAME_CPP == ASGST_FRAME_NON_JAVA);
 
 ASGST_CHECK(error_no_frame, ASGST_NO_FRAME == 0);
 ASGST_CHECK(error_no_thread, ASGST_NO_THREAD == -1);
@@ -55,6 +56,16 @@ ASGST_CHECK(error_full_queue, ASGST_ENQUEUE_FULL_QUEUE == -6);
 ASGST_CHECK(error_enqueue_other, ASGST_ENQUEUE_OTHER_ERROR == -7);
 ASGST_CHECK(error_wrong_state, ASGST_WRONG_STATE == -8);
 ASGST_CHECK(error_wrong_kind, ASGST_WRONG_KIND == -9);
+ASGST_CHECK(error_broken_frame, ASGST_BROKEN_FRAME == -17);
+ASGST_CHECK(error_invalid_argument, ASGST_INVALID_ARGUMENT == -18);
+ASGST_CHECK(error_frames_in_heap, ASGST_FRAMES_IN_HEAP == -19);
+
+ASGST_CHECK(version_1_0, ASGST_VERSION_1_0 == 0x00010000);
+ASGST_CHECK(version_current, ASGST_VERSION == ASGST_VERSION_1_0);
+ASGST_CHECK(version_major, ASGST_VERSION_MAJOR(ASGST_VERSION_1_0) == 1);
+ASGST_CHECK(version_minor, ASGST_VERSION_MINOR(ASGST_VERSION_1_0) == 0);
+ASGST_CHECK(version_major_of_2_3, ASGST_VERSION_MAJOR(0x00020003) == 2);
+ASGST_CHECK(version_minor_of_2_3, ASGST_VERSION_MINOR(0x00020003) == 3);
 
 ASGST_CHECK(capability_queue, ASGST_REGISTER_QUEUE == 1);
 ASGST_CHECK(capability_mark_frame, ASGST_MARK_FRAME == 2);
@@ -84,6 +95,54 @@ void on_element(ASGST_Iterator* iterator, void* queue_arg, void* arg) {
 
 void on_queue(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
   (void)queue; (void)iterator; (void)arg;
+}
+
+/*
+ * Every function has a pointer type of its own name with _Fn, the type of the
+ * function itself: an assignment of another type is an error in C++ and a
+ * warning (an error with -Werror) in C.
+ */
+int use_every_pointer_type(void) {
+  ASGST_Capabilities_Fn capabilities = ASGST_Capabilities;
+  ASGST_Version_Fn version = ASGST_Version;
+  ASGST_RunWithIterator_Fn run = ASGST_RunWithIterator;
+  ASGST_RunWithIteratorFromFrame_Fn run_from_frame = ASGST_RunWithIteratorFromFrame;
+  ASGST_RunWithIteratorOfThread_Fn run_of_thread = ASGST_RunWithIteratorOfThread;
+  ASGST_NextFrame_Fn next = ASGST_NextFrame;
+  ASGST_RewindIterator_Fn rewind = ASGST_RewindIterator;
+  ASGST_State_Fn state = ASGST_State;
+  ASGST_ThreadState_Fn thread_state = ASGST_ThreadState;
+  AsyncGetStackTrace_Fn get_stack_trace = AsyncGetStackTrace;
+  ASGST_GetMethodInfo_Fn method_info = ASGST_GetMethodInfo;
+  ASGST_GetMethodIdNum_Fn method_idnum = ASGST_GetMethodIdNum;
+  ASGST_GetClassInfo_Fn class_info = ASGST_GetClassInfo;
+  ASGST_GetClassIdNum_Fn class_idnum = ASGST_GetClassIdNum;
+  ASGST_GetMethodLineNumberTable_Fn line_table = ASGST_GetMethodLineNumberTable;
+  ASGST_MethodToJMethodID_Fn to_jmethod_id = ASGST_MethodToJMethodID;
+  ASGST_JMethodIDToMethod_Fn from_jmethod_id = ASGST_JMethodIDToMethod;
+  ASGST_ClassToJClass_Fn to_jclass = ASGST_ClassToJClass;
+  ASGST_JClassToClass_Fn from_jclass = ASGST_JClassToClass;
+  ASGST_RegisterClassUnloadHandler_Fn register_unload = ASGST_RegisterClassUnloadHandler;
+  ASGST_DeregisterClassUnloadHandler_Fn deregister_unload = ASGST_DeregisterClassUnloadHandler;
+  ASGST_RegisterQueue_Fn register_queue = ASGST_RegisterQueue;
+  ASGST_DeregisterQueue_Fn deregister_queue = ASGST_DeregisterQueue;
+  ASGST_Enqueue_Fn enqueue = ASGST_Enqueue;
+  ASGST_GetQueueElement_Fn queue_element = ASGST_GetQueueElement;
+  ASGST_GetEnqueuableElement_Fn enqueuable = ASGST_GetEnqueuableElement;
+  ASGST_ResizeQueue_Fn resize_queue = ASGST_ResizeQueue;
+  ASGST_GetQueueSizeInfo_Fn queue_size = ASGST_GetQueueSizeInfo;
+  ASGST_SetOnQueueProcessingStart_Fn on_start = ASGST_SetOnQueueProcessingStart;
+  ASGST_SetOnQueueProcessingEnd_Fn on_end = ASGST_SetOnQueueProcessingEnd;
+  /* Function and object pointers do not mix in ISO C: compare each with null. */
+  return (capabilities != NULL) + (version != NULL) + (run != NULL) + (run_from_frame != NULL) +
+         (run_of_thread != NULL) + (next != NULL) + (rewind != NULL) + (state != NULL) +
+         (thread_state != NULL) + (get_stack_trace != NULL) + (method_info != NULL) +
+         (method_idnum != NULL) + (class_info != NULL) + (class_idnum != NULL) +
+         (line_table != NULL) + (to_jmethod_id != NULL) + (from_jmethod_id != NULL) +
+         (to_jclass != NULL) + (from_jclass != NULL) + (register_unload != NULL) +
+         (deregister_unload != NULL) + (register_queue != NULL) + (deregister_queue != NULL) +
+         (enqueue != NULL) + (queue_element != NULL) + (enqueuable != NULL) +
+         (resize_queue != NULL) + (queue_size != NULL) + (on_start != NULL) + (on_end != NULL);
 }
 
 int use_every_type(void) {

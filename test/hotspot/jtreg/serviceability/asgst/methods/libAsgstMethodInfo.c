@@ -295,7 +295,7 @@ JNIEXPORT jstring JNICALL Java_AsgstMethodInfo_checkGarbage(JNIEnv* env, jclass 
     if (m.klass != NULL || m.idnum != -1 || m.class_idnum != -1 || m.method_name != NULL || m.method_name_length != 0 ||
         c.idnum != -1 || c.class_name != NULL || c.class_name_length != 0 ||
         ASGST_GetMethodIdNum((ASGST_Method)garbage[k]) != -1 || ASGST_GetClassIdNum((ASGST_Class)garbage[k]) != -1 ||
-        ASGST_GetMethodLineNumberTable((ASGST_Method)garbage[k], entries, 4) != -18 ||
+        ASGST_GetMethodLineNumberTable((ASGST_Method)garbage[k], entries, 4) != ASGST_INVALID_ARGUMENT ||
         ASGST_MethodToJMethodID((ASGST_Method)garbage[k]) != NULL || ASGST_ClassToJClass((ASGST_Class)garbage[k]) != NULL) {
       snprintf(message, sizeof(message), "garbage handle %p was taken for a method or class", (void*)garbage[k]);
       return fail(env);

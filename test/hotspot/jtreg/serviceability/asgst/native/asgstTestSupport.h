@@ -34,12 +34,6 @@
 
 #include "profile.h"
 
-/* ASGST's implementation-specific errors (doc/stack-walking.md): a frame
-   failed its checks; older frames of a virtual thread are frozen in a stack
-   chunk in the heap. */
-#define ASGST_TEST_BROKEN_FRAME (-17)
-#define ASGST_TEST_FRAMES_IN_HEAP (-19)
-
 /*
  * Installs handler for SIGPROF and starts a timer that sends SIGPROF to the
  * calling thread every interval_micros of clock (CLOCK_THREAD_CPUTIME_ID: its

@@ -512,17 +512,17 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   walk->top_scopes = top_scopes;
   walk->top_outer_traced = top_outer_traced;
   end = ASGST_State(iterator);
-  walk->in_heap = end == ASGST_TEST_FRAMES_IN_HEAP;
+  walk->in_heap = end == ASGST_FRAMES_IN_HEAP;
   /* A walk that ended at frames in the heap without a traced frame shows
      nothing to compare: incomplete, not equal. */
-  if ((end != ASGST_NO_FRAME && end != ASGST_TEST_FRAMES_IN_HEAP) ||
-      (end == ASGST_TEST_FRAMES_IN_HEAP && walk->count == 0)) {
+  if ((end != ASGST_NO_FRAME && end != ASGST_FRAMES_IN_HEAP) ||
+      (end == ASGST_FRAMES_IN_HEAP && walk->count == 0)) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
   compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
           walk->count > 0 && at_edge(walk->ids[0], top_traced_bci, walk->last_exited),
-          end == ASGST_TEST_FRAMES_IN_HEAP, bad_caller_bci, walk->detail);
+          end == ASGST_FRAMES_IN_HEAP, bad_caller_bci, walk->detail);
 }
 
 /* AsyncGetCallTrace on the context that the signal walk just walked, judged
@@ -879,8 +879,8 @@ static void check_synchronously(Trace* trace) {
   /* ASGST from here against GetStackTrace: every Java frame, method and bci
      (if the walk ended at frames in the heap, the top frames it showed). */
   if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
-      (all.end != ASGST_NO_FRAME && all.end != ASGST_TEST_FRAMES_IN_HEAP) ||
-      (all.end == ASGST_TEST_FRAMES_IN_HEAP && all.count == 0)) {
+      (all.end != ASGST_NO_FRAME && all.end != ASGST_FRAMES_IN_HEAP) ||
+      (all.end == ASGST_FRAMES_IN_HEAP && all.count == 0)) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
   }
@@ -889,7 +889,7 @@ static void check_synchronously(Trace* trace) {
     return;
   }
   add(&counters[SAFEPOINT][COMPARED], 1);
-  partial = all.end == ASGST_TEST_FRAMES_IN_HEAP;
+  partial = all.end == ASGST_FRAMES_IN_HEAP;
   if (partial) {
     add(&counters[SAFEPOINT][PARTIAL], 1);
   }

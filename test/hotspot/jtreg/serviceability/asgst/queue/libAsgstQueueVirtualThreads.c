@@ -71,7 +71,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
     __atomic_fetch_add(&with_virtual_frames, 1, __ATOMIC_RELAXED);
     if (last != NULL && asgst_test_method_is(last, "enter") && ASGST_State(iterator) == ASGST_NO_FRAME) {
       __atomic_fetch_add(&ending_at_enter, 1, __ATOMIC_RELAXED);
-    } else if (ASGST_State(iterator) == -19 /* ASGST_FRAMES_IN_HEAP */) {
+    } else if (ASGST_State(iterator) == ASGST_FRAMES_IN_HEAP) {
       __atomic_fetch_add(&ending_in_heap, 1, __ATOMIC_RELAXED);
     } else if (first_odd[0] == '\0') {
       snprintf(first_odd, sizeof(first_odd), "end state %d: %s", ASGST_State(iterator), trace);

@@ -270,6 +270,7 @@ EXPORT int dl_iterate_phdr(int (*callback)(struct dl_phdr_info*, size_t, void*),
 /* Each is libjvm's, looked up when the launcher loads libjvm (dlopen, below). */
 #define ASGST_FUNCTIONS(F)                                                                                 \
   F(int, ASGST_Capabilities, (void), ())                                                                   \
+  F(jint, ASGST_Version, (void), ())                                                                       \
   F(int, ASGST_RunWithIterator, (void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg),   \
     (ucontext, options, fun, arg))                                                                         \
   F(int, ASGST_RunWithIteratorFromFrame,                                                                   \
@@ -380,6 +381,7 @@ static void call_user(ASGST_Iterator* iterator, void* arg) {
   }
 
 DEFINE_WRAPPER(int, ASGST_Capabilities, (void), ())
+DEFINE_WRAPPER(jint, ASGST_Version, (void), ())
 DEFINE_WRAPPER(int, ASGST_NextFrame, (ASGST_Iterator* iterator, ASGST_Frame* frame), (iterator, frame))
 DEFINE_VOID_WRAPPER(ASGST_RewindIterator, (ASGST_Iterator* iterator), (iterator))
 DEFINE_WRAPPER(int, ASGST_State, (ASGST_Iterator* iterator), (iterator))

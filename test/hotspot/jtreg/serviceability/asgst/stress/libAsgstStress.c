@@ -255,7 +255,7 @@ static void walk_frames(ASGST_Iterator* iterator, void* arg) {
     record_failure(stats, state, java_frames, last_java);  /* the Java frames at the bottom */
   } else if (state == ASGST_NO_FRAME) {
     add(&stats->complete, 1);
-  } else if (state == ASGST_TEST_FRAMES_IN_HEAP) {
+  } else if (state == ASGST_FRAMES_IN_HEAP) {
     add(&stats->in_heap, 1);
   } else {
     add(&stats->failed, 1);
@@ -281,13 +281,13 @@ static void walk_with_call_trace(void* ucontext) {
   trace.frames = frames;
   AsyncGetStackTrace(&trace, 256, ucontext, ASGST_INCLUDE_C_FRAMES);
   add(&call_trace_stats.walks, 1);
-  if (trace.num_frames == ASGST_TEST_FRAMES_IN_HEAP) {
+  if (trace.num_frames == ASGST_FRAMES_IN_HEAP) {
     add(&call_trace_stats.in_heap, 1);  /* the frames are not returned: count the walk alone */
     return;
   }
   if (trace.num_frames < 0) {
     /* An error after the start is a failed walk; the others are refusals. */
-    add(trace.num_frames == ASGST_TEST_BROKEN_FRAME ? &call_trace_stats.failed : &call_trace_stats.refused, 1);
+    add(trace.num_frames == ASGST_BROKEN_FRAME ? &call_trace_stats.failed : &call_trace_stats.refused, 1);
     count_code(&call_trace_stats, trace.num_frames);
     return;
   }

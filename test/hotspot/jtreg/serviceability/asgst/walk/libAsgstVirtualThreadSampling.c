@@ -121,7 +121,7 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
   }
   if (state == ASGST_NO_FRAME) {
     add(COMPLETE);
-  } else if (state == ASGST_TEST_FRAMES_IN_HEAP) {
+  } else if (state == ASGST_FRAMES_IN_HEAP) {
     add(IN_HEAP);
   } else {
     add(OTHER_ERRORS);
