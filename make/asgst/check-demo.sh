@@ -6,8 +6,12 @@
 # passes when the VM exits normally, samples were taken, few walks failed, the
 # workload's hot stacks carry their method names, the flame graph needs no
 # other file, and nothing mentions a jmethodID (but for frames that
-# AsyncGetCallTrace itself left without one, counted). Prints PASS or FAIL per run,
-# then "N passed, N failed"; exits non-zero unless all passed.
+# AsyncGetCallTrace itself left without one, counted). Two more runs check that
+# the one agent serves every JDK: on the stock JDK of the build environment,
+# which has no ASGST API, it must say so and sample with AsyncGetCallTrace; and
+# loaded with jcmd into a workload that already runs, it must sample it.
+# Prints PASS or FAIL per run, then "N passed, N failed"; exits non-zero unless
+# all passed.
 # Usage: make/asgst/check-demo.sh [IMAGE]   (default: the workspace's image)
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +19,8 @@ load_config
 image=${1:-$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk}
 out="$ASGST_WORKSPACE/check-demo"
 agent="$out/build/libasgstprof.so"
+# A JDK without the API: the boot JDK, a stock OpenJDK.
+stock_jdk=${ASGST_BOOT_JDK:-$BOOT_JDK_DIR}
 in_env="$ASGST_REPO/make/asgst/in-env"
 passed=0 failed=0
 
@@ -38,25 +44,41 @@ report() {  # name problem...: PASS without problems, else FAIL with them
 HOT_STACKS=('Workload\.main;Workload\.(fib|mix|words|boxes)' 'Workload\.lambda\$main\$1;Workload\.mix')
 HOT_NAMES=('Workload.main' 'Workload.mix' 'Workload.lambda$main$1')
 
-# Profiles the workload once; extra is an extended regular expression the
-# output must also match. AsyncGetCallTrace fails more walks by itself (10-17%
-# in make demo, 22% in make test; on a fastdebug build 78%), so agct gets a
-# looser bound than the ASGST modes.
+# AsyncGetCallTrace fails more walks by itself (10-17% in make demo, 22% in
+# make test; on a fastdebug build 78%), so agct gets a looser bound than the
+# ASGST modes.
 agct_max_share=30
 if "$in_env" "$image/bin/java" -version 2>&1 | grep -q fastdebug; then
   agct_max_share=90
 fi
-check() {  # name options file extra
-  local name=$1 options=$2 file="$out/runs/$3" extra=${4:-} log="$out/runs/$3.log" problems=()
+# Profiles the workload once, the agent on the image's command line.
+check() {  # name options file [extra]
+  local options=$2 file="$out/runs/$3"
   "$in_env" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" -cp "$out/classes" \
-      Workload 1 > "$log" 2>&1
-  local code=$? samples= lost= walks_failed= max_share=5
+      Workload 1 > "$file.log" 2>&1
+  verify "$1" $? "$(mode_of "$options")" "$file" "${4:-}"
+}
+
+mode_of() {  # options: the mode they ask for
+  local mode=${1#*mode=}
+  echo "${mode%%,*}"
+}
+
+# Checks a run: its name, exit code, the mode the profiler must report, its
+# output file, an extended regular expression the output must also match (or
+# ''), and one its log must match.
+verify() {  # name code mode file extra [log_line]
+  local name=$1 code=$2 expected_mode=$3 file=$4 extra=$5 log_line=${6:-} log="$4.log" problems=()
+  local mode= samples= lost= walks_failed= max_share=5
   [ "$code" = 0 ] || problems+=("exit $code (see $log)")
-  read -r samples lost walks_failed < <(sed -n \
-      's/^asgstprof: mode [a-z]*, \([0-9]*\) samples, \([0-9]*\) lost, \([0-9]*\) failed walks.*/\1 \2 \3/p' "$log")
-  case $options in *mode=agct*) max_share=$agct_max_share ;; esac
+  [ -z "$log_line" ] || grep -qE "$log_line" "$log" || problems+=("no line matching $log_line in $log")
+  read -r mode samples lost walks_failed < <(sed -n \
+      's/^asgstprof: mode \([a-z]*\), \([0-9]*\) samples, \([0-9]*\) lost, \([0-9]*\) failed walks.*/\1 \2 \3 \4/p' "$log")
+  [ "$mode" = agct ] && max_share=$agct_max_share
   if [ -z "$samples" ]; then
     problems+=("no asgstprof summary on stderr")
+  elif [ "$mode" != "$expected_mode" ]; then
+    problems+=("sampled in mode $mode, not $expected_mode")
   elif [ "$samples" -eq 0 ]; then
     problems+=("no samples")
   elif [ $((walks_failed * 100)) -ge $((max_share * (samples + walks_failed))) ]; then
@@ -84,11 +106,10 @@ check() {  # name options file extra
   # [unknown jmethodID], AsyncGetCallTrace's own limit. Counted for agct;
   # any other mention of a jmethodID fails.
   local unknown_ids=0 strip='' mention
-  case $options in
-    *mode=agct*)
-      unknown_ids=$(cat "$file" "$log" 2>/dev/null | grep -o '\[unknown jmethodID\]' | wc -l)
-      strip='s/\[unknown jmethodID\]//g' ;;
-  esac
+  if [ "$mode" = agct ]; then
+    unknown_ids=$(cat "$file" "$log" 2>/dev/null | grep -o '\[unknown jmethodID\]' | wc -l)
+    strip='s/\[unknown jmethodID\]//g'
+  fi
   mention=$(cat "$file" "$log" 2>/dev/null | sed "$strip" | grep -io '[^;]*jmethodid[^;]*' | head -1)
   [ -z "$mention" ] || problems+=("$mention")
   [ -z "$samples" ] || name="$name ($samples samples, $lost lost, $walks_failed failed walks)"
@@ -96,15 +117,37 @@ check() {  # name options file extra
   report "$name" "${problems[@]}"
 }
 
+# Starts the workload on the image for 4 seconds, loads the agent into it with
+# jcmd as soon as the VM answers, and waits for it to end. One shell in the
+# build environment for both: jcmd finds the VM through /tmp, private to each,
+# by its main class, the only one there.
+attach() {  # name options file
+  local options=$2 file="$out/runs/$3"
+  # jcmd reads name=value as an option of its own: the agent's options go in quotes.
+  "$in_env" bash -c '
+    bin=$1 classes=$2 agent=$3 options=$4
+    timeout 300 "$bin/java" -cp "$classes" Workload 4 &
+    for _ in $(seq 100); do
+      timeout 60 "$bin/jcmd" Workload VM.uptime > /dev/null 2>&1 && break
+      sleep 0.1
+    done
+    timeout 60 "$bin/jcmd" Workload JVMTI.agent_load "$agent" "\"$options\""
+    wait $!' \
+    attach "$image/bin" "$out/classes" "$agent" "$options,file=$file" > "$file.log" 2>&1
+  verify "$1" $? "$(mode_of "$options")" "$file" ''
+}
+
 rm -rf "$out/runs" "$out/classes"
 # A fresh build each time: a CMake cache made from another checkout refuses this one.
+# The workload is compiled for Java 21 so that a stock JDK older than the
+# image (a native build's boot JDK may be a 24) runs it too.
 rm -rf "$out/build"
 mkdir -p "$out/runs"
 if [ ! -f "$image/include/profile.h" ]; then
   report "build" "no JDK image with include/profile.h at $image"
 elif ! "$in_env" bash -c "cmake -S '$ASGST_REPO/sample-profiler' -B '$out/build' -DJAVA_HOME='$image' &&
                          cmake --build '$out/build' -- -j2 &&
-                         '$image/bin/javac' -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java'" \
+                         '$image/bin/javac' --release 21 -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java'" \
      > "$out/build.log" 2>&1; then
   report "build" "cmake or javac failed: $(tail -3 "$out/build.log" | tr '\n' ' ')"
 else
@@ -119,6 +162,16 @@ else
   # or, once a yield has left frames frozen in the heap, end there, named so.
   check "cpu, virtual threads, carrier=true" "mode=cpu,interval=1ms,carrier=true" carrier.collapsed \
       'Continuation\.run(_\[i\])?;jdk\.internal\.vm\.Continuation\.enter|\[frames frozen in the heap\];Workload\.lambda\$main\$1'
+  # The same agent on a JDK without the API: it says so and falls back to
+  # AsyncGetCallTrace, whatever mode was asked.
+  file="$out/runs/stock.collapsed"
+  "$in_env" timeout 300 "$stock_jdk/bin/java" -agentpath:"$agent=mode=cpu,interval=1ms,file=$file" \
+      -cp "$out/classes" Workload 1 > "$file.log" 2>&1
+  verify "cpu on a stock JDK, falls back to agct" $? agct "$file" '' \
+      '^asgstprof: this JVM has no ASGST API \(.+\); using AsyncGetCallTrace$'
+  # Loaded into a running VM, it samples the threads that run already
+  # (the main thread and the carriers of the hot stacks) with ASGST.
+  attach "cpu, loaded with jcmd into a running VM" "mode=cpu,interval=1ms" attach.collapsed
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

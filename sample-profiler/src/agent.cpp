@@ -20,6 +20,7 @@
 // asgstprof: a small sampling profiler on profile.h.
 //
 //   java -agentpath:libasgstprof.so=mode=cpu,interval=1ms,file=profile.html ...
+//   jcmd PID JVMTI.agent_load /path/to/libasgstprof.so '"mode=cpu,file=profile.html"'
 //
 // mode=cpu    per-thread CPU-time timers; the SIGPROF handler walks the stack
 // mode=wall   a sampler thread halts each thread in turn and walks it from outside
@@ -29,6 +30,10 @@
 // interval=   1ms, 100us or a number of microseconds (default 1ms)
 // file=       *.html for a flame graph, anything else for collapsed stacks
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
+//
+// The API is looked up with dlsym, not linked: on a JVM without it the
+// profiler falls back to mode=agct. Loaded into a running JVM, it samples
+// with one process-wide CPU timer, in mode cpu or agct.
 
 #include <jvmti.h>
 
@@ -38,6 +43,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -68,7 +74,18 @@ struct Options {
 Options options;
 Profile* profile = nullptr;
 std::atomic<bool> running{false};
+bool attached = false;  // loaded into a running VM (Agent_OnAttach)
 std::atomic<long> failed_walks{0};
+
+const char* mode_name(Mode mode) {
+  switch (mode) {
+    case Mode::cpu: return "cpu";
+    case Mode::wall: return "wall";
+    case Mode::queue: return "queue";
+    case Mode::agct: return "agct";
+  }
+  return "?";
+}
 
 int walk_options() {
   return (options.native ? ASGST_INCLUDE_NON_JAVA_FRAMES : 0) | (options.carrier ? ASGST_INCLUDE_CARRIER_FRAMES : 0);
@@ -128,14 +145,16 @@ AgctFunction async_get_call_trace = nullptr;
 jvmtiEnv* jvmti = nullptr;
 JavaVM* java_vm = nullptr;
 
-thread_local JNIEnv* thread_env = nullptr;  // AsyncGetCallTrace finds the thread through it
-
 void record_agct(void* ucontext) {
-  if (thread_env == nullptr) {
-    return;
+  // AsyncGetCallTrace wants the thread's JNIEnv. GetEnv only reads the VM's
+  // current thread (no lock, no allocation), and unlike a thread-local set
+  // at ThreadStart it also knows threads that ran before an attach.
+  JNIEnv* env = nullptr;
+  if (java_vm->GetEnv((void**)&env, JNI_VERSION_1_6) != JNI_OK) {
+    return;  // not a Java thread
   }
   AgctFrame frames[RawSample::max_frames];
-  AgctTrace trace{thread_env, 0, frames};
+  AgctTrace trace{env, 0, frames};
   async_get_call_trace(&trace, RawSample::max_frames, ucontext);
   if (trace.num_frames <= 0) {
     failed_walks.fetch_add(1, std::memory_order_relaxed);
@@ -357,7 +376,6 @@ void* drainer(void*) {
 pthread_t background;
 
 void thread_started(JNIEnv* env) {
-  thread_env = env;
   switch (options.mode) {
     case Mode::cpu:
     case Mode::agct:
@@ -405,7 +423,18 @@ struct UnloadFunction {
 };
 asgst::ClassUnloadHandler<UnloadFunction>* unload_handler = nullptr;
 
-void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
+// The process-wide timer of an attached profiler: Linux sends its SIGPROF to
+// the thread whose CPU time made it expire, so it samples every running
+// thread, also those that started before the profiler was loaded.
+void set_process_timer(long interval_us) {
+  struct itimerval spec {};
+  spec.it_interval.tv_sec = interval_us / 1000000;
+  spec.it_interval.tv_usec = interval_us % 1000000;
+  spec.it_value = spec.it_interval;
+  setitimer(ITIMER_PROF, &spec, nullptr);
+}
+
+void start_sampling() {
   if (options.mode == Mode::agct) {
     jint count = 0;
     jclass* classes = nullptr;
@@ -417,11 +446,21 @@ void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
     }
   }
   running.store(true);
-  thread_started(env);  // the main thread has no ThreadStart event
   pthread_create(&background, nullptr, options.mode == Mode::wall ? wall_sampler : drainer, nullptr);
+  if (attached) {
+    set_process_timer(options.interval_us);
+  }
+}
+
+void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
+  start_sampling();
+  thread_started(env);  // the main thread has no ThreadStart event
 }
 
 void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
+  if (attached) {
+    set_process_timer(0);
+  }
   running.store(false);
   pthread_join(background, nullptr);
   profile->drain();
@@ -431,8 +470,7 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
     return;
   }
   bool html = options.file.size() > 5 && options.file.compare(options.file.size() - 5, 5, ".html") == 0;
-  const char* mode = options.mode == Mode::cpu ? "cpu" : options.mode == Mode::wall ? "wall"
-                   : options.mode == Mode::queue ? "queue" : "agct";
+  const char* mode = mode_name(options.mode);
   if (html) {
     profile->write_html(out, std::string("asgstprof ") + mode + " profile");
   } else {
@@ -445,17 +483,44 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   std::fprintf(stderr, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
 }
 
-}  // namespace
-}  // namespace asgstprof
+// Settles on a mode this VM can run, saying why on stderr when it is not
+// the one asked for. False if there is none.
+bool choose_mode() {
+  if (options.mode != Mode::agct) {
+    std::string why = asgst::load();
+    if (!why.empty()) {
+      std::fprintf(stderr, "asgstprof: this JVM has no ASGST API (%s); using AsyncGetCallTrace\n", why.c_str());
+      options.mode = Mode::agct;
+    }
+  }
+  if (options.mode == Mode::queue && (asgst::api.Capabilities() & ASGST_REGISTER_QUEUE) == 0) {
+    std::fprintf(stderr, "asgstprof: this JVM has no safepoint queue (ASGST_REGISTER_QUEUE); using mode=cpu\n");
+    options.mode = Mode::cpu;
+  }
+  if (attached && (options.mode == Mode::wall || options.mode == Mode::queue)) {
+    // Both set each thread up as it starts: the threads already running
+    // would go unsampled.
+    std::fprintf(stderr, "asgstprof: mode=%s cannot reach threads started before the attach; using mode=cpu\n",
+                 mode_name(options.mode));
+    options.mode = Mode::cpu;
+  }
+  if (options.mode == Mode::agct) {
+    async_get_call_trace = (AgctFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+    if (async_get_call_trace == nullptr) {
+      std::fprintf(stderr, "asgstprof: no AsyncGetCallTrace in this JVM\n");
+      return false;
+    }
+  }
+  return true;
+}
 
-using namespace asgstprof;
-
-JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
-  if (!parse_options(agent_options)) {
+// What Agent_OnLoad and Agent_OnAttach share: everything but starting.
+jint setup(JavaVM* vm, const char* agent_options) {
+  if (profile != nullptr) {
+    std::fprintf(stderr, "asgstprof: already loaded\n");
     return JNI_ERR;
   }
-  if (options.mode == Mode::queue && (ASGST_Capabilities() & ASGST_REGISTER_QUEUE) == 0) {
-    std::fprintf(stderr, "asgstprof: this VM has no safepoint queue\n");
+  if (!parse_options(agent_options) || !choose_mode()) {
     return JNI_ERR;
   }
   if (vm->GetEnv((void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
@@ -464,14 +529,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
   java_vm = vm;
   profile = new Profile(options.native);
   if (options.mode == Mode::agct) {
-    async_get_call_trace = (AgctFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
-    if (async_get_call_trace == nullptr) {
-      std::fprintf(stderr, "asgstprof: no AsyncGetCallTrace in this VM\n");
-      return JNI_ERR;
-    }
     profile->set_jmethod_namer(jmethod_name);
-  }
-  if (options.mode != Mode::agct) {
+  } else {
     // Names samples of classes that go away. (With jmethodIDs this is not
     // possible: a JVMTI call in a class-unload handler is not allowed.)
     unload_handler = new asgst::ClassUnloadHandler<UnloadFunction>(UnloadFunction());
@@ -489,13 +548,36 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
   callbacks.ClassLoad = on_class_load;
   callbacks.ClassPrepare = on_class_prepare;
   jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
-  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, nullptr);
-  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
-  jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, nullptr);
+  if (!attached) {
+    // Per-thread timers, queues and thread ids; the attached profiler's
+    // process-wide timer needs none.
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
+    jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, nullptr);
+  }
   if (options.mode == Mode::agct) {
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, nullptr);
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_CLASS_PREPARE, nullptr);
   }
   return JNI_OK;
+}
+
+}  // namespace
+}  // namespace asgstprof
+
+using namespace asgstprof;
+
+JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* agent_options, void*) {
+  return setup(vm, agent_options);
+}
+
+// Loaded by jcmd PID JVMTI.agent_load into a running VM.
+JNIEXPORT jint JNICALL Agent_OnAttach(JavaVM* vm, char* agent_options, void*) {
+  attached = true;
+  jint result = setup(vm, agent_options);
+  if (result == JNI_OK) {
+    start_sampling();
+  }
+  return result;
 }

@@ -45,7 +45,7 @@ const std::string& Profile::method_name(ASGST_Method method) {
   ASGST_MethodInfo info{};
   info.method_name = name;
   info.method_name_length = sizeof(name);
-  ASGST_GetMethodInfo(method, &info);
+  asgst::api.GetMethodInfo(method, &info);
   if (info.method_name == nullptr) {
     return unknown;
   }
@@ -57,7 +57,7 @@ const std::string& Profile::method_name(ASGST_Method method) {
   ASGST_ClassInfo class_info{};
   class_info.class_name = class_name;
   class_info.class_name_length = sizeof(class_name);
-  ASGST_GetClassInfo(info.klass, &class_info);
+  asgst::api.GetClassInfo(info.klass, &class_info);
   std::string full = class_info.class_name != nullptr ? java_name(class_name, name) : std::string(name);
   return _method_names.emplace(key, std::move(full)).first->second;
 }
@@ -68,7 +68,7 @@ std::string Profile::frame_name(const RawFrame& frame) {
   }
   if (frame.type == 0) {
     // The walk ended with an error below the frames above: say why.
-    return frame.bci == -19 ? "[frames frozen in the heap]" : "[walk cut: error " + std::to_string(frame.bci) + "]";
+    return frame.bci == ASGST_FRAMES_IN_HEAP ? "[frames frozen in the heap]" : "[walk cut: error " + std::to_string(frame.bci) + "]";
   }
   if (frame.type != ASGST_FRAME_NON_JAVA) {
     std::string name = method_name(frame.method);

@@ -26,6 +26,10 @@
  * that profile.h calls signal safe stays signal safe here: nothing below
  * allocates, except registering a queue or handler (which are not signal
  * safe in profile.h either).
+ *
+ * The API is called through asgst::api, filled by asgst::load() with dlsym:
+ * a profiler built on this header does not link against libjvm, so it loads
+ * into any JVM and can choose another way to sample where the API is missing.
  */
 
 #ifndef ASGST_PROFILE_HPP
@@ -33,14 +37,91 @@
 
 #include <profile.h>
 
+#include <dlfcn.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <thread>
 #include <type_traits>
 #include <utility>
 
 namespace asgst {
+
+// The functions of profile.h that this header and its users call.
+struct Api {
+  ASGST_Version_Fn Version;
+  ASGST_Capabilities_Fn Capabilities;
+  ASGST_RunWithIterator_Fn RunWithIterator;
+  ASGST_RunWithIteratorFromFrame_Fn RunWithIteratorFromFrame;
+  ASGST_RunWithIteratorOfThread_Fn RunWithIteratorOfThread;
+  ASGST_NextFrame_Fn NextFrame;
+  ASGST_RewindIterator_Fn RewindIterator;
+  ASGST_State_Fn State;
+  ASGST_GetMethodInfo_Fn GetMethodInfo;
+  ASGST_GetClassInfo_Fn GetClassInfo;
+  ASGST_RegisterClassUnloadHandler_Fn RegisterClassUnloadHandler;
+  ASGST_DeregisterClassUnloadHandler_Fn DeregisterClassUnloadHandler;
+  ASGST_RegisterQueue_Fn RegisterQueue;
+  ASGST_DeregisterQueue_Fn DeregisterQueue;
+  ASGST_Enqueue_Fn Enqueue;
+  ASGST_GetQueueElement_Fn GetQueueElement;
+  ASGST_GetEnqueuableElement_Fn GetEnqueuableElement;
+  ASGST_GetQueueSizeInfo_Fn GetQueueSizeInfo;
+  ASGST_ResizeQueue_Fn ResizeQueue;
+};
+
+// All null until load() succeeds.
+inline Api api{};
+
+// Looks the API up in the running VM; libjvm is loaded before any agent.
+// Returns an empty string if the VM implements the major version of this
+// profile.h and has every function of Api, else why not (and leaves api
+// null). Call it once, before anything else here; not signal safe.
+inline std::string load() {
+  Api found{};
+  const char* missing = nullptr;
+  auto find = [&missing](auto& fn, const char* name) {
+    fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(RTLD_DEFAULT, name));
+    if (fn == nullptr && missing == nullptr) {
+      missing = name;
+    }
+  };
+  find(found.Version, "ASGST_Version");
+  if (missing != nullptr) {
+    return std::string(missing) + " not found";
+  }
+  jint version = found.Version();
+  if (ASGST_VERSION_MAJOR(version) != ASGST_VERSION_MAJOR(ASGST_VERSION)) {
+    return "ASGST_Version() is " + std::to_string(ASGST_VERSION_MAJOR(version)) + "." +
+           std::to_string(ASGST_VERSION_MINOR(version)) + ", not " +
+           std::to_string(ASGST_VERSION_MAJOR(ASGST_VERSION)) + ".x";
+  }
+  find(found.Capabilities, "ASGST_Capabilities");
+  find(found.RunWithIterator, "ASGST_RunWithIterator");
+  find(found.RunWithIteratorFromFrame, "ASGST_RunWithIteratorFromFrame");
+  find(found.RunWithIteratorOfThread, "ASGST_RunWithIteratorOfThread");
+  find(found.NextFrame, "ASGST_NextFrame");
+  find(found.RewindIterator, "ASGST_RewindIterator");
+  find(found.State, "ASGST_State");
+  find(found.GetMethodInfo, "ASGST_GetMethodInfo");
+  find(found.GetClassInfo, "ASGST_GetClassInfo");
+  find(found.RegisterClassUnloadHandler, "ASGST_RegisterClassUnloadHandler");
+  find(found.DeregisterClassUnloadHandler, "ASGST_DeregisterClassUnloadHandler");
+  find(found.RegisterQueue, "ASGST_RegisterQueue");
+  find(found.DeregisterQueue, "ASGST_DeregisterQueue");
+  find(found.Enqueue, "ASGST_Enqueue");
+  find(found.GetQueueElement, "ASGST_GetQueueElement");
+  find(found.GetEnqueuableElement, "ASGST_GetEnqueuableElement");
+  find(found.GetQueueSizeInfo, "ASGST_GetQueueSizeInfo");
+  find(found.ResizeQueue, "ASGST_ResizeQueue");
+  if (missing != nullptr) {
+    return std::string(missing) + " not found";
+  }
+  api = found;
+  return "";
+}
 
 // A frame; the same layout as ASGST_Frame.
 using Frame = ASGST_Frame;
@@ -63,7 +144,7 @@ class Frames {
     bool operator!=(const iterator& other) const { return _it != other._it; }
    private:
     void advance() {
-      if (_it != nullptr && ASGST_NextFrame(_it, &_frame) != 1) {
+      if (_it != nullptr && api.NextFrame(_it, &_frame) != 1) {
         _it = nullptr;
       }
     }
@@ -73,8 +154,8 @@ class Frames {
 
   iterator begin() { return iterator(_iterator); }
   iterator end() { return iterator(); }
-  int state() const { return ASGST_State(_iterator); }
-  void rewind() { ASGST_RewindIterator(_iterator); }
+  int state() const { return api.State(_iterator); }
+  void rewind() { api.RewindIterator(_iterator); }
   ASGST_Iterator* raw() const { return _iterator; }
 
  private:
@@ -93,23 +174,23 @@ void call_with_frames(ASGST_Iterator* iterator, void* arg) {
 template <typename F>
 int walk(void* ucontext, int32_t options, F&& fun) {
   using Fn = std::remove_reference_t<F>;
-  return ASGST_RunWithIterator(ucontext, options, &detail::call_with_frames<Fn>, const_cast<void*>(static_cast<const void*>(&fun)));
+  return api.RunWithIterator(ucontext, options, &detail::call_with_frames<Fn>, const_cast<void*>(static_cast<const void*>(&fun)));
 }
 
 // Walks another thread (halted by the caller), named by its OS thread id. Signal safe.
 template <typename F>
 int walk_thread(jlong os_thread_id, void* ucontext, int32_t options, F&& fun) {
   using Fn = std::remove_reference_t<F>;
-  return ASGST_RunWithIteratorOfThread(os_thread_id, ucontext, options, &detail::call_with_frames<Fn>,
-                                       const_cast<void*>(static_cast<const void*>(&fun)));
+  return api.RunWithIteratorOfThread(os_thread_id, ucontext, options, &detail::call_with_frames<Fn>,
+                                     const_cast<void*>(static_cast<const void*>(&fun)));
 }
 
 // Walks the calling thread from a given frame. Signal safe.
 template <typename F>
 int walk_from(void* sp, void* fp, void* pc, int options, F&& fun) {
   using Fn = std::remove_reference_t<F>;
-  return ASGST_RunWithIteratorFromFrame(sp, fp, pc, options, &detail::call_with_frames<Fn>,
-                                        const_cast<void*>(static_cast<const void*>(&fun)));
+  return api.RunWithIteratorFromFrame(sp, fp, pc, options, &detail::call_with_frames<Fn>,
+                                      const_cast<void*>(static_cast<const void*>(&fun)));
 }
 
 // Whether a frame is a Java frame (interpreted, compiled, inlined or native method).
@@ -127,7 +208,7 @@ struct MethodId {
 
 inline MethodId method_id(ASGST_Method method) {
   ASGST_MethodInfo info{};
-  ASGST_GetMethodInfo(method, &info);  // null buffers: only lengths and ids
+  api.GetMethodInfo(method, &info);  // null buffers: only lengths and ids
   return MethodId{info.class_idnum, info.idnum};
 }
 
@@ -142,13 +223,13 @@ class Queue {
  public:
   Queue(JNIEnv* env, int size, int options, F fun)
       : _fun(std::make_unique<F>(std::move(fun))), _creator(std::this_thread::get_id()) {
-    _queue = ASGST_RegisterQueue(env, size, options, &Queue::trampoline, _fun.get());
+    _queue = api.RegisterQueue(env, size, options, &Queue::trampoline, _fun.get());
   }
   ~Queue() {
     if (_queue == nullptr) {
       return;
     }
-    ASGST_DeregisterQueue(_queue);
+    api.DeregisterQueue(_queue);
     // On its own thread the VM processes the pending elements now (or, in a
     // callback without Java frames such as ThreadEnd, drops them with the
     // thread). On another thread it processes them at the queue thread's
@@ -164,11 +245,11 @@ class Queue {
   ASGST_Queue* raw() const { return _queue; }
 
   // Signal safe, on the queue's thread.
-  int enqueue(void* ucontext, void* arg = nullptr) { return ASGST_Enqueue(_queue, ucontext, arg); }
-  ASGST_QueueElement* element(int n) { return ASGST_GetQueueElement(_queue, n); }
-  ASGST_QueueElement enqueuable(void* ucontext) { return ASGST_GetEnqueuableElement(_queue, ucontext); }
-  ASGST_QueueSizeInfo size_info() { return ASGST_GetQueueSizeInfo(_queue); }
-  void resize(int size) { ASGST_ResizeQueue(_queue, size); }
+  int enqueue(void* ucontext, void* arg = nullptr) { return api.Enqueue(_queue, ucontext, arg); }
+  ASGST_QueueElement* element(int n) { return api.GetQueueElement(_queue, n); }
+  ASGST_QueueElement enqueuable(void* ucontext) { return api.GetEnqueuableElement(_queue, ucontext); }
+  ASGST_QueueSizeInfo size_info() { return api.GetQueueSizeInfo(_queue); }
+  void resize(int size) { api.ResizeQueue(_queue, size); }
 
   // Enqueues, or counts the sample in the youngest element's arg if that
   // element records the same place (queue compression). Signal safe.
@@ -198,9 +279,9 @@ template <typename F>
 class ClassUnloadHandler {
  public:
   explicit ClassUnloadHandler(F fun) : _fun(std::make_unique<F>(std::move(fun))) {
-    ASGST_RegisterClassUnloadHandler(&ClassUnloadHandler::trampoline, _fun.get());
+    api.RegisterClassUnloadHandler(&ClassUnloadHandler::trampoline, _fun.get());
   }
-  ~ClassUnloadHandler() { ASGST_DeregisterClassUnloadHandler(&ClassUnloadHandler::trampoline, _fun.get()); }
+  ~ClassUnloadHandler() { api.DeregisterClassUnloadHandler(&ClassUnloadHandler::trampoline, _fun.get()); }
   ClassUnloadHandler(const ClassUnloadHandler&) = delete;
   ClassUnloadHandler& operator=(const ClassUnloadHandler&) = delete;
 
