@@ -208,7 +208,8 @@ public class AsgstStress {
             failure = "exit value " + out.getExitValue();
             report += fatalErrorSummary(out.getStdout()) + out.getStderr();
         } else {
-            failure = check(out.getStdout(), seconds, workload.equals("renaissance"), threads.equals("platform"));
+            failure = check(out.getStdout(), seconds, workload.equals("renaissance"), threads.equals("platform"),
+                            StressWorkloads.UNLOADS_CLASSES.contains(workload));
         }
         String results = results(out.getStdout(), String.join("-", workload, gc, compilation, threads));
         saveReport(workload, gc, compilation, threads, header + "\n" + report + results);
@@ -325,7 +326,7 @@ public class AsgstStress {
         return map;
     }
 
-    static String check(String stdout, int seconds, boolean renaissance, boolean platform) {
+    static String check(String stdout, int seconds, boolean renaissance, boolean platform, boolean unloads) {
         Map<String, Map<String, String>> modes = new TreeMap<>();
         Map<String, String> totals = new TreeMap<>();
         boolean worked = false;
@@ -386,6 +387,9 @@ public class AsgstStress {
         }
         if (!totals.get("unload_info_failures").equals("0") || !totals.get("deregistered").equals("1")) {
             return "class unloading: " + totals;
+        }
+        if (unloads && totals.get("unloaded_classes").equals("0")) {
+            return "class unloading: no class unloaded, although the workload leaves classes unreachable every round";
         }
         return null;
     }
