@@ -54,6 +54,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "profile.hpp"
@@ -72,6 +74,9 @@ struct Options {
 };
 
 Options options;
+// Made at load and never freed, on purpose: a signal handler that began
+// before VMDeath, and the queues of threads still running, may use it up to
+// the process's exit, where a static owner's destructor would free it under them.
 Profile* profile = nullptr;
 std::atomic<bool> running{false};
 bool attached = false;  // loaded into a running VM (Agent_OnAttach)
@@ -165,7 +170,7 @@ void record_agct(void* ucontext) {
     return;
   }
   for (int i = 0; i < trace.num_frames; i++) {
-    sample->frames[i] = RawFrame{(ASGST_Method)frames[i].method_id, nullptr, frames[i].lineno, jmethod_frame};
+    sample->frames[i] = RawFrame::of_jmethod(frames[i].method_id);
   }
   sample->count = trace.num_frames;
   profile->ring().publish(sample);
@@ -218,39 +223,55 @@ void record(asgst::Frames frames, int64_t weight) {
   }
   for (const asgst::Frame& f : frames) {
     if (sample->count == RawSample::max_frames) break;
-    sample->frames[sample->count++] = RawFrame{f.method, f.pc, f.bci, f.type};
+    sample->frames[sample->count++] = RawFrame::of(f);
   }
   int end = frames.state();
   if (end < 0 && sample->count == 0) {
     failed_walks.fetch_add(1, std::memory_order_relaxed);
   } else if (end < 0 && sample->count < RawSample::max_frames) {
-    sample->frames[sample->count++] = RawFrame{nullptr, nullptr, end, 0};  // marks the cut
+    sample->frames[sample->count++] = RawFrame::end_of_walk(end);
   }
   sample->weight = weight;
   profile->ring().publish(sample);
 }
 
-// Per-thread state: the CPU timer and, in queue mode, the queue.
-using QueueHandler = void (*)(asgst::Frames, void*);
+// Records the walk of a queued sample at the thread's poll; arg is how many
+// samples the element stands for (asgst::Queue::enqueue_or_merge).
 struct QueueFunction {
   void operator()(asgst::Frames frames, void* arg) const {
     std::vector<RawFrame> copy;
     for (const asgst::Frame& f : frames) {
-      copy.push_back(RawFrame{f.method, f.pc, f.bci, f.type});
+      copy.push_back(RawFrame::of(f));
     }
     if (copy.empty()) {
       failed_walks.fetch_add(1, std::memory_order_relaxed);
       return;
     }
     if (frames.state() < 0) {
-      copy.push_back(RawFrame{nullptr, nullptr, frames.state(), 0});  // marks the cut
+      copy.push_back(RawFrame::end_of_walk(frames.state()));
     }
     profile->add(copy, (int64_t)(intptr_t)arg);
   }
 };
-thread_local timer_t cpu_timer;
-thread_local bool has_timer = false;
-thread_local asgst::Queue<QueueFunction>* thread_queue = nullptr;
+using ThreadQueue = asgst::Queue<QueueFunction>;
+
+// Per-thread state: the CPU timer and, in queue mode, the queue. Set up
+// when the thread starts, before its timer can fire, so that the SIGPROF
+// handler never touches it first (a dlopened library's thread-locals may be
+// allocated on first touch). Constant-initialized and trivially
+// destructible: no initializer or exit-time destructor runs for it. That
+// rules out a unique_ptr, whose destructor would deregister the queue after
+// the thread left the VM.
+struct ThreadSampling {
+  timer_t timer{};
+  bool has_timer = false;
+  // Owned: made at ThreadStart, deleted at ThreadEnd on this thread. Threads
+  // that still run at VMDeath get no ThreadEnd and keep theirs on purpose:
+  // their polls and SIGPROF handler may use it up to the process's exit.
+  ThreadQueue* queue = nullptr;
+};
+static_assert(std::is_trivially_destructible_v<ThreadSampling>);
+thread_local ThreadSampling this_thread;
 
 void on_sigprof(int, siginfo_t*, void* ucontext);
 
@@ -263,16 +284,25 @@ void start_thread_timer() {
   spec.it_interval.tv_sec = options.interval_us / 1000000;
   spec.it_interval.tv_nsec = (options.interval_us % 1000000) * 1000;
   spec.it_value = spec.it_interval;
-  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &cpu_timer) == 0) {
-    has_timer = true;
-    timer_settime(cpu_timer, 0, &spec, nullptr);
+  if (timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &this_thread.timer) == 0) {
+    this_thread.has_timer = true;
+    timer_settime(this_thread.timer, 0, &spec, nullptr);
   }
 }
 
 // Wall-clock sampling: one request at a time, answered by the target's handler.
+enum class WallPhase : int {
+  asked,     // the sampler signalled the target
+  halted,    // the target's handler set context and waits
+  released,  // the sampler walked the target; the handler may return
+  done,      // the handler returned
+  given_up,  // the sampler stopped waiting; a late handler must not wait
+};
+static_assert(std::atomic<WallPhase>::is_always_lock_free, "the phase is set in signal handlers");
+
 struct WallRequest {
   std::atomic<pid_t> target{0};
-  std::atomic<int> phase{0};  // 0 asked, 1 halted (context set), 2 released, 3 done, 4 given up
+  std::atomic<WallPhase> phase{WallPhase::asked};
   void* context = nullptr;
 };
 WallRequest wall;
@@ -291,28 +321,28 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
       record_agct(ucontext);
       break;
     case Mode::queue:
-      if (thread_queue != nullptr) {
-        thread_queue->enqueue_or_merge(ucontext);
+      if (this_thread.queue != nullptr) {
+        this_thread.queue->enqueue_or_merge(ucontext);
       }
       break;
     case Mode::wall:
       if (wall.target.load(std::memory_order_acquire) == (pid_t)syscall(SYS_gettid)) {
         wall.context = ucontext;
-        int asked = 0;
-        if (!wall.phase.compare_exchange_strong(asked, 1, std::memory_order_acq_rel)) {
+        WallPhase asked = WallPhase::asked;
+        if (!wall.phase.compare_exchange_strong(asked, WallPhase::halted, std::memory_order_acq_rel)) {
           break;  // the sampler gave up on this request: do not wait
         }
-        while (wall.phase.load(std::memory_order_acquire) != 2) {
+        while (wall.phase.load(std::memory_order_acquire) != WallPhase::released) {
           sched_yield();  // halted while the sampler walks this thread; let it run
         }
-        wall.phase.store(3, std::memory_order_release);
+        wall.phase.store(WallPhase::done, std::memory_order_release);
       }
       break;
   }
 }
 
 // Waits up to 20 ms for the target's handler to reach phase.
-bool wait_phase(int phase) {
+bool wait_phase(WallPhase phase) {
   struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
   while (wall.phase.load(std::memory_order_acquire) != phase) {
@@ -334,21 +364,21 @@ void* wall_sampler(void*) {
       threads = java_threads;
     }
     for (pid_t tid : threads) {
-      wall.phase.store(0, std::memory_order_release);
+      wall.phase.store(WallPhase::asked, std::memory_order_release);
       wall.target.store(tid, std::memory_order_release);
       if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
         continue;
       }
-      if (!wait_phase(1)) {
-        int asked = 0;
-        if (wall.phase.compare_exchange_strong(asked, 4, std::memory_order_acq_rel)) {
+      if (!wait_phase(WallPhase::halted)) {
+        WallPhase asked = WallPhase::asked;
+        if (wall.phase.compare_exchange_strong(asked, WallPhase::given_up, std::memory_order_acq_rel)) {
           continue;  // no answer (signal blocked or the thread is gone): skip it this round
         }
         // it answered just now
       }
       asgst::walk_thread(tid, wall.context, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
-      wall.phase.store(2, std::memory_order_release);
-      wait_phase(3);
+      wall.phase.store(WallPhase::released, std::memory_order_release);
+      wait_phase(WallPhase::done);
     }
     wall.target.store(0);
     profile->drain();
@@ -382,7 +412,7 @@ void thread_started(JNIEnv* env) {
       start_thread_timer();
       break;
     case Mode::queue:
-      thread_queue = new asgst::Queue<QueueFunction>(env, 256, walk_options(), QueueFunction());
+      this_thread.queue = new ThreadQueue(env, 256, walk_options(), QueueFunction());
       start_thread_timer();
       break;
     case Mode::wall: {
@@ -398,12 +428,12 @@ void JNICALL on_thread_start(jvmtiEnv*, JNIEnv* env, jthread) {
 }
 
 void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
-  if (has_timer) {
-    timer_delete(cpu_timer);
-    has_timer = false;
+  if (this_thread.has_timer) {
+    timer_delete(this_thread.timer);
+    this_thread.has_timer = false;
   }
-  delete thread_queue;  // deregisters, processing what is pending
-  thread_queue = nullptr;
+  // With the timer gone no handler uses the queue: deregister and free it.
+  delete std::exchange(this_thread.queue, nullptr);
   if (options.mode == Mode::wall) {
     std::lock_guard<std::mutex> guard(threads_lock);
     pid_t self = (pid_t)syscall(SYS_gettid);
@@ -421,7 +451,8 @@ struct UnloadFunction {
     profile->on_class_unload(klass, methods, count);
   }
 };
-asgst::ClassUnloadHandler<UnloadFunction>* unload_handler = nullptr;
+// Reset at VMDeath, after the last drain.
+std::unique_ptr<asgst::ClassUnloadHandler<UnloadFunction>> unload_handler;
 
 // The process-wide timer of an attached profiler: Linux sends its SIGPROF to
 // the thread whose CPU time made it expire, so it samples every running
@@ -464,6 +495,9 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   running.store(false);
   pthread_join(background, nullptr);
   profile->drain();
+  // After the last drain no method needs naming: deregister here, while the
+  // VM runs, rather than in a static destructor at exit.
+  unload_handler.reset();
   std::FILE* out = std::fopen(options.file.c_str(), "w");
   if (out == nullptr) {
     std::fprintf(stderr, "asgstprof: cannot write %s\n", options.file.c_str());
@@ -533,7 +567,7 @@ jint setup(JavaVM* vm, const char* agent_options) {
   } else {
     // Names samples of classes that go away. (With jmethodIDs this is not
     // possible: a JVMTI call in a class-unload handler is not allowed.)
-    unload_handler = new asgst::ClassUnloadHandler<UnloadFunction>(UnloadFunction());
+    unload_handler = std::make_unique<asgst::ClassUnloadHandler<UnloadFunction>>(UnloadFunction());
   }
   struct sigaction action {};
   action.sa_sigaction = on_sigprof;

@@ -63,19 +63,19 @@ const std::string& Profile::method_name(ASGST_Method method) {
 }
 
 std::string Profile::frame_name(const RawFrame& frame) {
-  if (frame.type == jmethod_frame) {
-    return _jmethod_namer != nullptr ? _jmethod_namer((jmethodID)frame.method) : "[jmethodID]";
-  }
-  if (frame.type == 0) {
-    // The walk ended with an error below the frames above: say why.
-    return frame.bci == ASGST_FRAMES_IN_HEAP ? "[frames frozen in the heap]" : "[walk cut: error " + std::to_string(frame.bci) + "]";
-  }
-  if (frame.type != ASGST_FRAME_NON_JAVA) {
-    std::string name = method_name(frame.method);
-    if (frame.type == ASGST_FRAME_JAVA_INLINED) {
-      name += "_[i]";
-    }
-    return name;
+  switch (frame.kind) {
+    case FrameKind::java:
+      return method_name(frame.method);
+    case FrameKind::java_inlined:
+      return method_name(frame.method) + "_[i]";
+    case FrameKind::jmethod:
+      return _jmethod_namer != nullptr ? _jmethod_namer(frame.jmethod) : "[jmethodID]";
+    case FrameKind::walk_cut:
+      return "[walk cut: error " + std::to_string(frame.error) + "]";
+    case FrameKind::frames_in_heap:
+      return "[frames frozen in the heap]";
+    case FrameKind::non_java:
+      break;
   }
   if (_native_names) {
     Dl_info dl{};

@@ -31,22 +31,51 @@
 
 namespace asgstprof {
 
-struct RawFrame {
-  ASGST_Method method;  // null for a C frame
-  void* pc;             // for C frames
-  int32_t bci;          // for the marker: the error that cut the walk
-  uint8_t type;         // an ASGST_FrameTypeId, 0 for the marker of a cut walk,
-                        // or jmethod_frame: method holds a jmethodID (AsyncGetCallTrace)
+// What a RawFrame stands for. The last two are not frames but markers below
+// the frames of a walk that ended early, saying why.
+enum class FrameKind : uint8_t {
+  java,            // method: interpreted, compiled or native method
+  java_inlined,    // method: a scope inlined into a compiled frame
+  non_java,        // pc: a C/C++ frame, a stub or VM code
+  jmethod,         // jmethod: a frame from AsyncGetCallTrace
+  walk_cut,        // error: the walk ended with this ASGST_Error
+  frames_in_heap,  // the walk ended at a virtual thread's frames frozen in the heap
 };
 
-constexpr uint8_t jmethod_frame = 100;
+// One sampled frame. Plain data without initializers, so that the ring's
+// frames are neither written nor paged in before they are used; build one
+// with the functions below (all signal safe).
+struct RawFrame {
+  ASGST_Method method;  // java, java_inlined: the method
+  jmethodID jmethod;    // jmethod: the method
+  void* pc;             // frames from the walker: the program counter (names non_java ones)
+  int32_t error;        // walk_cut: the ASGST_Error
+  FrameKind kind;
+
+  static RawFrame of(const ASGST_Frame& frame) {
+    FrameKind kind = frame.type == ASGST_FRAME_NON_JAVA       ? FrameKind::non_java
+                     : frame.type == ASGST_FRAME_JAVA_INLINED ? FrameKind::java_inlined
+                                                              : FrameKind::java;
+    return RawFrame{frame.method, nullptr, frame.pc, 0, kind};
+  }
+  static RawFrame of_jmethod(jmethodID id) { return RawFrame{nullptr, id, nullptr, 0, FrameKind::jmethod}; }
+  // The marker for a walk that ended with error (< 0).
+  static RawFrame end_of_walk(int error) {
+    return error == ASGST_FRAMES_IN_HEAP ? RawFrame{nullptr, nullptr, nullptr, 0, FrameKind::frames_in_heap}
+                                         : RawFrame{nullptr, nullptr, nullptr, error, FrameKind::walk_cut};
+  }
+};
+
+// A ring slot's life: claimed by a writer, published, freed by the drainer.
+enum class SlotState : int { empty, writing, ready };
+static_assert(std::atomic<SlotState>::is_always_lock_free, "slots are claimed in signal handlers");
 
 struct RawSample {
   static constexpr int max_frames = 256;
-  std::atomic<int> state{0};  // 0 free, 1 being written, 2 ready
+  std::atomic<SlotState> state{SlotState::empty};
   int count = 0;               // frames; the trace was cut at max_frames if equal
   int64_t weight = 1;          // how many samples this one stands for
-  RawFrame frames[max_frames];
+  RawFrame frames[max_frames];  // callee first
 };
 
 class SampleRing {
@@ -56,7 +85,7 @@ class SampleRing {
   // Claims a slot for writing; null when the ring is full (the sample is lost).
   RawSample* claim();
   // Makes a claimed slot readable.
-  void publish(RawSample* sample) { sample->state.store(2, std::memory_order_release); }
+  void publish(RawSample* sample) { sample->state.store(SlotState::ready, std::memory_order_release); }
   // Calls consume(sample) for every ready sample, oldest first, and frees them.
   template <typename F> void drain(F&& consume);
 
@@ -72,8 +101,8 @@ class SampleRing {
 inline RawSample* SampleRing::claim() {
   uint64_t index = _write.fetch_add(1, std::memory_order_relaxed);
   RawSample* slot = &_slots[index % capacity];
-  int expected = 0;
-  if (!slot->state.compare_exchange_strong(expected, 1, std::memory_order_acquire)) {
+  SlotState expected = SlotState::empty;
+  if (!slot->state.compare_exchange_strong(expected, SlotState::writing, std::memory_order_acquire)) {
     _lost.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
@@ -87,15 +116,15 @@ void SampleRing::drain(F&& consume) {
   uint64_t end = _write.load(std::memory_order_acquire);
   for (; _read < end; _read++) {
     RawSample* slot = &_slots[_read % capacity];
-    int state = slot->state.load(std::memory_order_acquire);
-    if (state == 1) {
+    SlotState state = slot->state.load(std::memory_order_acquire);
+    if (state == SlotState::writing) {
       break;     // still being written: the next drain takes it
     }
-    if (state == 0) {
+    if (state == SlotState::empty) {
       continue;  // its writer found the ring full and dropped it
     }
     consume(*slot);
-    slot->state.store(0, std::memory_order_release);
+    slot->state.store(SlotState::empty, std::memory_order_release);
   }
 }
 
