@@ -20,9 +20,10 @@
 // The exported functions of profile.h: argument checks, then a call into the
 // piece of the implementation that does the work.
 
-#include "oops/method.hpp"
-#include "prims/asgst.hpp"
 #include "classfile/javaClasses.inline.hpp"
+#include "logging/log.hpp"
+#include "oops/method.hpp"
+#include "prims/asgst.inline.hpp"
 #include "prims/asgstCallTrace.hpp"
 #include "prims/asgstClassUnloading.hpp"
 #include "prims/asgstMethodInfo.hpp"
@@ -31,12 +32,9 @@
 #include "prims/asgstThreadState.hpp"
 #include "prims/asgstThreadTable.hpp"
 #include "profile.h"
-#include "logging/log.hpp"
 #include "runtime/frame.inline.hpp"
-#include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
-#include "runtime/os.hpp"
 #include "runtime/safefetch.hpp"
 #include "runtime/thread.hpp"
 #include "utilities/align.hpp"
@@ -56,33 +54,6 @@ static AsgstNativeFrame caller_frame(void* own_fp) {
   return caller;
 }
 
-static AsgstNativeFrame context_frame(void* ucontext) {
-  AsgstNativeFrame f = { nullptr, nullptr, nullptr };
-  if (ucontext != nullptr) {
-    f.pc = os::fetch_frame_from_context(ucontext, &f.sp, &f.fp);
-  }
-  return f;
-}
-
-// Marks the current thread, if the VM knows it, as walking a stack, which
-// keeps PcDesc lookups from writing their cache.
-class AsgstWalkMark : public StackObj {
-  Thread* const _current;
-  bool _saved;
- public:
-  explicit AsgstWalkMark(Thread* current) : _current(current), _saved(false) {
-    if (_current != nullptr) {
-      _saved = _current->in_asgct();
-      _current->set_in_asgct(true);
-    }
-  }
-  ~AsgstWalkMark() {
-    if (_current != nullptr) {
-      _current->set_in_asgct(_saved);
-    }
-  }
-};
-
 // The common part of the ASGST_RunWithIterator* functions; thread may be
 // null when no thread was found.
 static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, int options,
@@ -93,13 +64,14 @@ static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, in
   if (thread == nullptr) {
     return ASGST_NO_THREAD;
   }
-  AsgstWalkMark mark(Thread::current_or_null_safe());
-  AsgstStackWalker walker(thread, options);
-  int kind = walker.start(context);
-  if (kind > 0) {
-    fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
-  }
-  return kind;
+  return Asgst::walking([&]() {
+    AsgstStackWalker walker(thread, options);
+    int kind = walker.start(context);
+    if (kind > 0) {
+      fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
+    }
+    return kind;
+  });
 }
 
 // The thread whose JNIEnv is env, if it is a live thread of the VM. The env
@@ -126,7 +98,7 @@ JNIEXPORT jint JNICALL ASGST_Version() {
 
 JNIEXPORT int JNICALL ASGST_RunWithIterator(void* ucontext, int32_t options,
                                             ASGST_IteratorHandler fun, void* arg) {
-  AsgstNativeFrame context = ucontext != nullptr ? context_frame(ucontext)
+  AsgstNativeFrame context = ucontext != nullptr ? AsgstNativeFrame::of_context(ucontext)
                                                  : caller_frame(__builtin_frame_address(0));
   return run_with_iterator(Thread::current_or_null_safe(), context, options, fun, arg);
 }
@@ -140,7 +112,7 @@ JNIEXPORT int JNICALL ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* p
 JNIEXPORT int JNICALL ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
                                                     ASGST_IteratorHandler fun, void* arg) {
   Thread* thread = fun == nullptr ? nullptr : AsgstThreadTable::vm_threads()->find(os_thread_id);
-  AsgstNativeFrame context = context_frame(ucontext);
+  AsgstNativeFrame context = AsgstNativeFrame::of_context(ucontext);
   if (ucontext == nullptr && thread != nullptr && thread == Thread::current_or_null_safe()) {
     context = caller_frame(__builtin_frame_address(0));
   }
@@ -187,13 +159,14 @@ JNIEXPORT void JNICALL AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, vo
     trace->num_frames = ASGST_NO_THREAD;
     return;
   }
-  AsgstNativeFrame context = context_frame(ucontext);
+  AsgstNativeFrame context = AsgstNativeFrame::of_context(ucontext);
   if (ucontext == nullptr && thread == current) {
     context = caller_frame(__builtin_frame_address(0));
   }
-  AsgstWalkMark mark(current);
-  AsgstStackWalker walker(thread, (int)options);
-  AsgstCallTrace::fill(trace, depth, thread, &walker, context);
+  Asgst::walking([&]() {
+    AsgstStackWalker walker(thread, (int)options);
+    AsgstCallTrace::fill(trace, depth, thread, &walker, context);
+  });
 }
 
 JNIEXPORT void JNICALL ASGST_GetMethodInfo(ASGST_Method method, ASGST_MethodInfo* info) {
@@ -218,18 +191,14 @@ JNIEXPORT int JNICALL ASGST_GetMethodLineNumberTable(ASGST_Method method, ASGST_
 }
 
 // The conversions need the VM state: from native code they enter the VM
-// like any JNI function.
+// like any JNI function (Asgst::in_vm).
 JNIEXPORT jmethodID JNICALL ASGST_MethodToJMethodID(ASGST_Method method) {
   Method* m = AsgstMethodInfo::as_method(method);
   JavaThread* thread = JavaThread::current_or_null();
   if (m == nullptr || thread == nullptr) {
     return nullptr;
   }
-  if (thread->thread_state() == _thread_in_native) {
-    ThreadInVMfromNative in_vm(thread);  // creating an id may take a VM lock
-    return m->jmethod_id();
-  }
-  return m->jmethod_id();
+  return Asgst::in_vm(thread, [&]() { return m->jmethod_id(); });  // creating an id may take a VM lock
 }
 
 JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
@@ -243,13 +212,8 @@ JNIEXPORT ASGST_Method JNICALL ASGST_JMethodIDToMethod(jmethodID method_id) {
   if (AsgstMethodInfo::as_method((ASGST_Method)m) == nullptr) {
     return nullptr;
   }
-  // The check reads the holder's class loader, an oop: from native code,
-  // enter the VM as a JNI function would.
-  if (thread->thread_state() == _thread_in_native) {
-    ThreadInVMfromNative in_vm(thread);
-    return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
-  }
-  return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id);
+  // The check reads the holder's class loader, an oop.
+  return Asgst::in_vm(thread, [&]() { return (ASGST_Method)Method::checked_resolve_jmethod_id(method_id); });
 }
 
 static InstanceKlass* class_of_mirror(jclass klass) {
@@ -267,11 +231,7 @@ JNIEXPORT jclass JNICALL ASGST_ClassToJClass(ASGST_Class klass) {
   if (k == nullptr || thread == nullptr) {
     return nullptr;
   }
-  if (thread->thread_state() == _thread_in_native) {
-    ThreadInVMfromNative in_vm(thread);
-    return (jclass)JNIHandles::make_local(thread, k->java_mirror());
-  }
-  return (jclass)JNIHandles::make_local(thread, k->java_mirror());
+  return Asgst::in_vm(thread, [&]() { return (jclass)JNIHandles::make_local(thread, k->java_mirror()); });
 }
 
 JNIEXPORT ASGST_Class JNICALL ASGST_JClassToClass(jclass klass) {
@@ -279,11 +239,7 @@ JNIEXPORT ASGST_Class JNICALL ASGST_JClassToClass(jclass klass) {
   if (klass == nullptr || thread == nullptr) {
     return nullptr;
   }
-  if (thread->thread_state() == _thread_in_native) {
-    ThreadInVMfromNative in_vm(thread);
-    return (ASGST_Class)class_of_mirror(klass);
-  }
-  return (ASGST_Class)class_of_mirror(klass);
+  return Asgst::in_vm(thread, [&]() { return (ASGST_Class)class_of_mirror(klass); });
 }
 
 JNIEXPORT void JNICALL ASGST_RegisterClassUnloadHandler(ASGST_ClassUnloadHandler handler, void* arg) {
@@ -300,7 +256,7 @@ JNIEXPORT bool JNICALL ASGST_DeregisterClassUnloadHandler(ASGST_ClassUnloadHandl
 JNIEXPORT ASGST_Queue* JNICALL ASGST_RegisterQueue(JNIEnv* env, int size, int options, ASGST_Handler fun,
                                                    void* arg) {
   Thread* thread = env == nullptr ? Thread::current_or_null() : thread_of_env(env);
-  if (thread == nullptr || !AsgstStackWalker::is_java_thread(thread)) {
+  if (thread == nullptr || !AsgstThreadState::is_java_thread(thread)) {
     return nullptr;
   }
   return AsgstQueues::register_queue(JavaThread::cast(thread), size, options, fun, arg);

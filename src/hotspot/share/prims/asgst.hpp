@@ -22,6 +22,8 @@
 
 #include "memory/allStatic.hpp"
 
+class JavaThread;
+
 // The VM side of the Asynchronous Stack Trace API (profile.h). The exported
 // functions live in asgst.cpp; each concern has its own asgst*.cpp file.
 class Asgst : AllStatic {
@@ -29,6 +31,18 @@ class Asgst : AllStatic {
   // The optional parts of the API (enum ASGST_Capabilities) that this VM
   // implements. Constant for the VM's life.
   static int capabilities();
+
+  // Runs function in the VM: from native code it enters the VM as a JNI
+  // function would; a thread already in the VM (a profiler's handler called
+  // at a poll) stays there. (asgst.inline.hpp)
+  template <typename Function>
+  static auto in_vm(JavaThread* thread, Function function) -> decltype(function());
+
+  // Runs walk with the calling thread, if the VM knows it, marked as walking
+  // a stack (ThreadInAsgct): PcDesc lookups then leave their cache alone, as
+  // a signal handler must. (asgst.inline.hpp)
+  template <typename Function>
+  static auto walking(Function walk) -> decltype(walk());
 };
 
 #endif // SHARE_PRIMS_ASGST_HPP

@@ -24,7 +24,7 @@
 
 void AsgstCallTrace::fill(ASGST_CallTrace* trace, jint depth, Thread* thread,
                           AsgstStackWalker* walker, const AsgstNativeFrame& context) {
-  bool java_thread = AsgstStackWalker::is_java_thread(thread);
+  bool java_thread = AsgstThreadState::is_java_thread(thread);
   // Traces of non-Java threads are accepted in every state and get state -1.
   jint state = AsgstThreadState::of(thread);
   jint accepted_states = trace->state;
@@ -55,6 +55,10 @@ void AsgstCallTrace::fill(ASGST_CallTrace* trace, jint depth, Thread* thread,
   trace->num_frames = result < 0 ? result : count;
 }
 
+// JEP 435's compact frame stores a bci in 16 bits: this value stands for
+// "not available" and for every bci that does not fit.
+static const uint16_t no_compact_bci = 65535;
+
 void AsgstCallTrace::store(const ASGST_Frame& frame, ASGST_CallFrame* out) {
   if (frame.type == ASGST_FRAME_NON_JAVA) {
     out->non_java_frame.type = frame.type;
@@ -63,6 +67,6 @@ void AsgstCallTrace::store(const ASGST_Frame& frame, ASGST_CallFrame* out) {
   }
   out->java_frame.type = frame.type;
   out->java_frame.comp_level = (int8_t)frame.comp_level;
-  out->java_frame.bci = frame.bci < 0 || frame.bci >= 65535 ? (uint16_t)65535 : (uint16_t)frame.bci;
+  out->java_frame.bci = frame.bci < 0 || frame.bci >= no_compact_bci ? no_compact_bci : (uint16_t)frame.bci;
   out->java_frame.method = frame.method;
 }

@@ -25,6 +25,23 @@
 
 class nmethod;
 
+// A C/C++ frame, described only by its registers: the VM knows nothing else.
+struct AsgstNativeFrame {
+  address pc;
+  intptr_t* sp;
+  intptr_t* fp;
+
+  // The registers of a signal handler's ucontext; all null for none.
+  static AsgstNativeFrame of_context(void* ucontext);
+};
+
+// What only a CPU's instructions and calling convention tell a walk that
+// starts at a signal's pc. Each CPU that knows them implements this class in
+// cpu/<cpu>/asgstFrameEdges_<cpu>.cpp (x86_64); the others get the
+// conservative answers of prims/asgstFrameEdges.cpp, with which the walker
+// refuses rather than guesses (ASGST_NO_TOP_JAVA_FRAME where it would need
+// them).
+//
 // A compiled method or native wrapper builds its frame in its first
 // instructions (before its frame is complete) and pops it before its last
 // ones (the return poll, a native wrapper's pending exception check, the
@@ -32,8 +49,7 @@ class nmethod;
 // from sp would read its caller from the wrong place, or be refused. Both
 // places are known by their instruction bytes: the few instructions that
 // prologues and epilogues use, followed from pc to the point where the frame
-// is complete, or to the ret. Reads only the code's instructions; x86_64
-// only (-1 elsewhere).
+// is complete, or to the ret.
 
 // Where a compiled method's or native wrapper's frame is built.
 struct AsgstCodeLayout {
@@ -55,6 +71,27 @@ class AsgstFrameEdges : AllStatic {
   static int return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot);
   // The same for code laid out as given (signal safe: reads only code).
   static int return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot);
+
+  // The caller of an interrupted C function that has no frame of its own at
+  // its pc (before its prologue saved the frame pointer, or at its return).
+  // There the frame pointer still names its caller's frame, which a frame
+  // pointer chain would take for the function's own, and so skip its caller
+  // (a C function called from generated code without a state change, such
+  // as a GC barrier, would lose the Java frame that called it). Reads the
+  // instruction at pc with SafeFetch. False where it has a frame.
+  static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller);
+
+  // Whether a call leaves the return address at the callee's sp, where a
+  // walk may look for a compiled caller of code that has no frame.
+  static bool return_address_at_callee_sp();
+
+  // For an interpreted frame (by its fp) that is in a call: where the call
+  // began (the sp of the call). False when it is in none, or not known.
+  static bool interpreted_call_sp(intptr_t* fp, intptr_t** call_sp);
+
+  // Whether frame::safe_for_sender ends, for an interpreted sender, with its
+  // is_interpreted_frame_valid, which a walk then need not repeat.
+  static bool sender_check_validates_interpreted_frames();
 };
 
 #endif // SHARE_PRIMS_ASGSTFRAMEEDGES_HPP

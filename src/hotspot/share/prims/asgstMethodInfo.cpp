@@ -19,16 +19,15 @@
 
 #include "jvm_constants.h"
 #include "memory/metaspace.hpp"
-#include "oops/constMethod.hpp"
 #include "oops/constantPool.hpp"
+#include "oops/constMethod.hpp"
 #include "oops/instanceKlass.hpp"
 #include "oops/method.hpp"
 #include "oops/symbol.hpp"
 #include "prims/asgstMethodInfo.hpp"
-#include "prims/asgstStackWalker.hpp"
 #include "runtime/atomic.hpp"
-#include "runtime/safepoint.hpp"
 #include "runtime/os.hpp"
+#include "runtime/safepoint.hpp"
 #include "utilities/align.hpp"
 #if INCLUDE_JFR
 #include "jfr/recorder/checkpoint/types/traceid/jfrTraceIdMacros.hpp"

@@ -18,22 +18,21 @@
  */
 
 #include "memory/allocation.hpp"
+#include "prims/asgst.inline.hpp"
 #include "prims/asgstQueue.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/atomic.hpp"
-#include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
-#include "runtime/os.hpp"
 #include "runtime/safepointMechanism.inline.hpp"
 
 #include <new>
 
 // What the profiler set with ASGST_SetOnQueueProcessingStart/End.
 struct AsgstOnProcessing {
-  ASGST_OnQueueSafepointHandler handler;
-  void* arg;
-  int options;
-  bool offer_iterator;
+  ASGST_OnQueueSafepointHandler _handler;
+  void* _arg;
+  int _options;
+  bool _offer_iterator;
 };
 
 // One queue: a ring of elements written by its thread's signal handler (the
@@ -42,62 +41,64 @@ struct AsgstOnProcessing {
 // modulo the capacity. Queue objects live in AsgstQueueTable's slots and are
 // reused, never freed: only the element arrays of a removed queue are.
 class AsgstQueue {
+  NONCOPYABLE(AsgstQueue);
+
  public:
-  JavaThread* thread;
-  ASGST_Handler handler;
-  void* handler_arg;
-  int options;
-  ASGST_QueueElement* elements;
-  AsgstRecordedFrame* codes;            // beside elements, same slots
-  jint capacity;
-  volatile juint head;
-  volatile juint tail;
-  volatile jint attempts;             // enqueue attempts since the last processing
-  volatile jint requested_capacity;   // applied after the next processing
-  volatile bool busy;                 // resized by its thread: enqueues are refused
-  volatile bool deregistered;         // freed by its thread at the next processing
-  AsgstOnProcessing on_start;
-  AsgstOnProcessing on_end;
-  AsgstQueue* volatile next;
+  JavaThread* _thread;
+  ASGST_Handler _handler;
+  void* _handler_arg;
+  int _options;
+  ASGST_QueueElement* _elements;
+  AsgstRecordedFrame* _codes;            // beside _elements, same slots
+  jint _capacity;
+  volatile juint _head;
+  volatile juint _tail;
+  volatile jint _attempts;             // enqueue attempts since the last processing
+  volatile jint _requested_capacity;   // applied after the next processing
+  volatile bool _busy;                 // resized by its thread: enqueues are refused
+  volatile bool _deregistered;         // freed by its thread at the next processing
+  AsgstOnProcessing _on_start;
+  AsgstOnProcessing _on_end;
+  AsgstQueue* volatile _next;
   // The slot: odd while a queue lives in it, advanced when it is removed.
-  volatile uintptr_t generation;
-  juint index;
-  AsgstQueue* next_free;
+  volatile uintptr_t _generation;
+  juint _index;
+  AsgstQueue* _next_free;
 
   AsgstQueue() :
-    thread(nullptr), handler(nullptr), handler_arg(nullptr), options(0), elements(nullptr), codes(nullptr),
-    capacity(0), head(0), tail(0), attempts(0), requested_capacity(0), busy(false), deregistered(false),
-    on_start(), on_end(), next(nullptr), generation(0), index(0), next_free(nullptr) {}
+    _thread(nullptr), _handler(nullptr), _handler_arg(nullptr), _options(0), _elements(nullptr), _codes(nullptr),
+    _capacity(0), _head(0), _tail(0), _attempts(0), _requested_capacity(0), _busy(false), _deregistered(false),
+    _on_start(), _on_end(), _next(nullptr), _generation(0), _index(0), _next_free(nullptr) {}
 
   void init(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg, ASGST_QueueElement* e,
             AsgstRecordedFrame* c) {
-    thread = t;
-    handler = h;
-    handler_arg = arg;
-    options = opts;
-    elements = e;
-    codes = c;
-    capacity = size;
-    head = tail = 0;
-    attempts = 0;
-    requested_capacity = size;
-    busy = deregistered = false;
-    on_start = on_end = AsgstOnProcessing();
-    next = nullptr;
+    _thread = t;
+    _handler = h;
+    _handler_arg = arg;
+    _options = opts;
+    _elements = e;
+    _codes = c;
+    _capacity = size;
+    _head = _tail = 0;
+    _attempts = 0;
+    _requested_capacity = size;
+    _busy = _deregistered = false;
+    _on_start = _on_end = AsgstOnProcessing();
+    _next = nullptr;
   }
 
   void clear() {
-    FREE_C_HEAP_ARRAY(ASGST_QueueElement, elements);
-    FREE_C_HEAP_ARRAY(AsgstRecordedFrame, codes);
-    elements = nullptr;
-    codes = nullptr;
-    capacity = 0;
-    head = tail = 0;
-    thread = nullptr;
-    handler = nullptr;
+    FREE_C_HEAP_ARRAY(ASGST_QueueElement, _elements);
+    FREE_C_HEAP_ARRAY(AsgstRecordedFrame, _codes);
+    _elements = nullptr;
+    _codes = nullptr;
+    _capacity = 0;
+    _head = _tail = 0;
+    _thread = nullptr;
+    _handler = nullptr;
   }
 
-  juint size() const { return Atomic::load_acquire(&tail) - Atomic::load_acquire(&head); }
+  juint size() const { return Atomic::load_acquire(&_tail) - Atomic::load_acquire(&_head); }
 };
 
 // The queues' handles. An ASGST_Queue* is no pointer: it names a slot of this
@@ -122,7 +123,7 @@ class AsgstQueueTable : AllStatic {
   static void release(AsgstQueue* queue);
 
   static ASGST_Queue* handle_of(const AsgstQueue* queue) {
-    uintptr_t value = ((queue->generation & generation_mask) << (index_bits + 1)) | (uintptr_t(queue->index) << 1) | 1;
+    uintptr_t value = ((queue->_generation & generation_mask) << (index_bits + 1)) | (uintptr_t(queue->_index) << 1) | 1;
     return reinterpret_cast<ASGST_Queue*>(value);
   }
 
@@ -139,7 +140,7 @@ class AsgstQueueTable : AllStatic {
       return nullptr;
     }
     AsgstQueue* queue = &chunk[index & (chunk_size - 1)];
-    return (Atomic::load_acquire(&queue->generation) & generation_mask) == generation ? queue : nullptr;
+    return (Atomic::load_acquire(&queue->_generation) & generation_mask) == generation ? queue : nullptr;
   }
 };
 
@@ -150,7 +151,7 @@ AsgstQueue* AsgstQueueTable::_free = nullptr;
 AsgstQueue* AsgstQueueTable::allocate() {
   AsgstQueue* queue = _free;
   if (queue != nullptr) {
-    _free = queue->next_free;
+    _free = queue->_next_free;
   } else {
     if (_used == max_chunks * chunk_size) {
       return nullptr;
@@ -160,28 +161,28 @@ AsgstQueue* AsgstQueueTable::allocate() {
       AsgstQueue* chunk = NEW_C_HEAP_ARRAY(AsgstQueue, chunk_size, mtServiceability);
       for (juint i = 0; i < chunk_size; i++) {
         ::new ((void*)&chunk[i]) AsgstQueue();
-        chunk[i].index = (chunk_index << chunk_bits) + i;
+        chunk[i]._index = (chunk_index << chunk_bits) + i;
       }
       Atomic::release_store(&_chunks[chunk_index], chunk);
     }
     queue = &_chunks[chunk_index][_used & (chunk_size - 1)];
     _used++;
   }
-  queue->next_free = nullptr;
+  queue->_next_free = nullptr;
   return queue;
 }
 
 void AsgstQueueTable::release(AsgstQueue* queue) {
-  queue->next_free = _free;
+  queue->_next_free = _free;
   _free = queue;
 }
 
 // The queues of one thread, hung off JavaThread::_asgst_queues.
 class AsgstThreadQueues : public CHeapObj<mtServiceability> {
  public:
-  AsgstQueue* volatile first;
-  bool processing;  // guards against processing from inside a handler
-  AsgstThreadQueues() : first(nullptr), processing(false) {}
+  AsgstQueue* volatile _first;
+  bool _processing;  // guards against processing from inside a handler
+  AsgstThreadQueues() : _first(nullptr), _processing(false) {}
 };
 
 volatile int AsgstQueues::_list_lock = 0;
@@ -194,7 +195,7 @@ static AsgstQueue* queue_of(ASGST_Queue* queue) {
 // for a removed queue, while its thread still processes the pending elements.
 static AsgstQueue* registered_queue_of(ASGST_Queue* handle) {
   AsgstQueue* queue = queue_of(handle);
-  return queue != nullptr && !Atomic::load_acquire(&queue->deregistered) ? queue : nullptr;
+  return queue != nullptr && !Atomic::load_acquire(&queue->_deregistered) ? queue : nullptr;
 }
 
 // Element arrays for size elements, or false (the size asked is too large
@@ -235,16 +236,16 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
   }
   queue->init(thread, size, options, handler, arg, elements, codes);
   // An odd generation makes the slot's new handle valid.
-  Atomic::release_store(&queue->generation, queue->generation + 1);
+  Atomic::release_store(&queue->_generation, queue->_generation + 1);
   AsgstThreadQueues* queues = thread->asgst_queues();
   if (queues == nullptr) {
     queues = fresh;
     fresh = nullptr;
   }
   // Appended last: the thread may be walking its list right now.
-  AsgstQueue* volatile* link = &queues->first;
+  AsgstQueue* volatile* link = &queues->_first;
   while (*link != nullptr) {
-    link = &(*link)->next;
+    link = &(*link)->_next;
   }
   Atomic::release_store(link, queue);
   if (thread->asgst_queues() == nullptr) {
@@ -262,12 +263,12 @@ bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
   // it is marked and that thread's poll is armed.
   Thread::SpinAcquire(&_list_lock);
   AsgstQueue* queue = queue_of(q);
-  if (queue == nullptr || queue->deregistered) {
+  if (queue == nullptr || queue->_deregistered) {
     Thread::SpinRelease(&_list_lock);
     return false;
   }
-  Atomic::release_store_fence(&queue->deregistered, true);
-  JavaThread* thread = queue->thread;
+  Atomic::release_store_fence(&queue->_deregistered, true);
+  JavaThread* thread = queue->_thread;
   bool own_thread = thread == JavaThread::current_or_null();
   if (!own_thread) {
     // The queue's thread processes and frees it at its next poll.
@@ -276,12 +277,7 @@ bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
   Thread::SpinRelease(&_list_lock);
   if (own_thread) {
     // On its own thread: process what is pending and free the queue now.
-    if (thread->thread_state() == _thread_in_native) {
-      ThreadInVMfromNative in_vm(thread);
-      process(thread, thread->asgst_queues());
-    } else {
-      process(thread, thread->asgst_queues());
-    }
+    Asgst::in_vm(thread, [&]() { process(thread, thread->asgst_queues()); });
   }
   return true;
 }
@@ -290,7 +286,7 @@ bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
 // signal handler that interrupts this thread, or a thread that halted it,
 // either finds the queue whole or finds no queue.
 void AsgstQueues::free_queue(AsgstQueue* queue) {
-  Atomic::release_store_fence(&queue->generation, queue->generation + 1);
+  Atomic::release_store_fence(&queue->_generation, queue->_generation + 1);
   queue->clear();
   AsgstQueueTable::release(queue);
 }
@@ -300,9 +296,9 @@ void AsgstQueues::thread_destroyed(JavaThread* thread) {
   AsgstThreadQueues* queues = thread->asgst_queues();
   thread->set_asgst_queues(nullptr);
   // Elements still pending are dropped: their frames are gone with the thread.
-  AsgstQueue* queue = queues != nullptr ? queues->first : nullptr;
+  AsgstQueue* queue = queues != nullptr ? queues->_first : nullptr;
   while (queue != nullptr) {
-    AsgstQueue* next = queue->next;
+    AsgstQueue* next = queue->_next;
     free_queue(queue);
     queue = next;
   }
@@ -315,26 +311,15 @@ void AsgstQueues::thread_destroyed(JavaThread* thread) {
 // The top Java frame of the queue's thread at ucontext, as an element records it.
 int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element,
                            AsgstRecordedFrame* recorded) {
-  Thread* current = Thread::current_or_null_safe();
-  JavaThread* thread = queue->thread;
-  AsgstNativeFrame context = { nullptr, nullptr, nullptr };
-  if (ucontext != nullptr) {
-    context.pc = os::fetch_frame_from_context(ucontext, &context.sp, &context.fp);
-  }
-  bool saved = current != nullptr && current->in_asgct();
-  if (current != nullptr) {
-    current->set_in_asgct(true);  // keeps PcDesc lookups from writing their cache
-  }
-  int walk_options = (queue->options & ~ASGST_INCLUDE_NON_JAVA_FRAMES) | ASGST_END_ON_FIRST_JAVA_FRAME;
-  AsgstStackWalker walker(thread, walk_options);
-  int kind = walker.start(context);
-  if (kind > 0 && !walker.top_java_frame(element, recorded)) {
-    kind = walker.state() < 0 ? walker.state() : ASGST_NO_TOP_JAVA_FRAME;
-  }
-  if (current != nullptr) {
-    current->set_in_asgct(saved);
-  }
-  return kind;
+  int walk_options = (queue->_options & ~ASGST_INCLUDE_NON_JAVA_FRAMES) | ASGST_END_ON_FIRST_JAVA_FRAME;
+  return Asgst::walking([&]() {
+    AsgstStackWalker walker(queue->_thread, walk_options);
+    int kind = walker.start(AsgstNativeFrame::of_context(ucontext));
+    if (kind > 0 && !walker.top_java_frame(element, recorded)) {
+      kind = walker.state() < 0 ? walker.state() : ASGST_NO_TOP_JAVA_FRAME;
+    }
+    return kind;
+  });
 }
 
 int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
@@ -342,12 +327,12 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
   if (queue == nullptr) {
     return ASGST_ENQUEUE_NO_QUEUE;
   }
-  Atomic::inc(&queue->attempts);
-  if (Atomic::load_acquire(&queue->busy)) {
+  Atomic::inc(&queue->_attempts);
+  if (Atomic::load_acquire(&queue->_busy)) {
     return ASGST_ENQUEUE_OTHER_ERROR;  // being resized
   }
-  juint tail = queue->tail;
-  if (tail - Atomic::load_acquire(&queue->head) >= (juint)queue->capacity) {
+  juint tail = queue->_tail;
+  if (tail - Atomic::load_acquire(&queue->_head) >= (juint)queue->_capacity) {
     return ASGST_ENQUEUE_FULL_QUEUE;
   }
   ASGST_QueueElement element;
@@ -357,10 +342,10 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
     return kind;
   }
   element.arg = arg;
-  queue->elements[tail % (juint)queue->capacity] = element;
-  queue->codes[tail % (juint)queue->capacity] = code;
-  Atomic::release_store(&queue->tail, tail + 1);
-  SafepointMechanism::arm_local_poll_release(queue->thread);
+  queue->_elements[tail % (juint)queue->_capacity] = element;
+  queue->_codes[tail % (juint)queue->_capacity] = code;
+  Atomic::release_store(&queue->_tail, tail + 1);
+  SafepointMechanism::arm_local_poll_release(queue->_thread);
   return kind;
 }
 
@@ -377,11 +362,11 @@ ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontex
 
 ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
   AsgstQueue* queue = registered_queue_of(q);
-  if (queue == nullptr || Atomic::load_acquire(&queue->busy)) {
+  if (queue == nullptr || Atomic::load_acquire(&queue->_busy)) {
     return nullptr;
   }
-  juint head = Atomic::load_acquire(&queue->head);
-  juint tail = Atomic::load_acquire(&queue->tail);
+  juint head = Atomic::load_acquire(&queue->_head);
+  juint tail = Atomic::load_acquire(&queue->_tail);
   juint size = tail - head;
   juint index;
   if (n >= 0 && (juint)n < size) {
@@ -391,16 +376,16 @@ ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
   } else {
     return nullptr;
   }
-  return &queue->elements[index % (juint)queue->capacity];
+  return &queue->_elements[index % (juint)queue->_capacity];
 }
 
 void AsgstQueues::resize(ASGST_Queue* q, int size) {
   AsgstQueue* queue = registered_queue_of(q);
   if (queue != nullptr && size > 0) {
-    Atomic::release_store(&queue->requested_capacity, (jint)size);
+    Atomic::release_store(&queue->_requested_capacity, (jint)size);
     // Only the queue's own thread arms its poll: another thread's may be
     // going away meanwhile. Elsewhere the size applies at the next processing.
-    JavaThread* thread = queue->thread;
+    JavaThread* thread = queue->_thread;
     if (thread != nullptr && thread == Thread::current_or_null_safe()) {
       SafepointMechanism::arm_local_poll_release(thread);
     }
@@ -412,8 +397,8 @@ ASGST_QueueSizeInfo AsgstQueues::size_info(ASGST_Queue* q) {
   AsgstQueue* queue = registered_queue_of(q);
   if (queue != nullptr) {
     info.size = (jint)queue->size();
-    info.capacity = queue->capacity;
-    info.attempts = Atomic::load(&queue->attempts);
+    info.capacity = queue->_capacity;
+    info.attempts = Atomic::load(&queue->_attempts);
   }
   return info;
 }
@@ -433,9 +418,9 @@ void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, 
     return;
   }
   if (at_start) {
-    queue->on_start = setting;
+    queue->_on_start = setting;
   } else {
-    queue->on_end = setting;
+    queue->_on_end = setting;
   }
   Thread::SpinRelease(&_list_lock);
 }
@@ -444,20 +429,20 @@ void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, 
 
 void AsgstQueues::call_on_processing(JavaThread* thread, AsgstQueue* queue, bool at_start) {
   Thread::SpinAcquire(&_list_lock);
-  AsgstOnProcessing setting = at_start ? queue->on_start : queue->on_end;
+  AsgstOnProcessing setting = at_start ? queue->_on_start : queue->_on_end;
   Thread::SpinRelease(&_list_lock);
-  if (setting.handler == nullptr) {
+  if (setting._handler == nullptr) {
     return;
   }
-  if (!setting.offer_iterator) {
-    setting.handler(handle_of(queue), nullptr, setting.arg);
+  if (!setting._offer_iterator) {
+    setting._handler(handle_of(queue), nullptr, setting._arg);
     return;
   }
   // The iterator walks the stack as it is now, from the thread's last Java frame.
-  AsgstStackWalker walker(thread, setting.options);
+  AsgstStackWalker walker(thread, setting._options);
   AsgstNativeFrame no_context = { nullptr, nullptr, nullptr };
   ASGST_Iterator* iterator = walker.start(no_context) > 0 ? reinterpret_cast<ASGST_Iterator*>(&walker) : nullptr;
-  setting.handler(handle_of(queue), iterator, setting.arg);
+  setting._handler(handle_of(queue), iterator, setting._arg);
 }
 
 void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
@@ -465,61 +450,61 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
     call_on_processing(thread, queue, true);
     // Elements that the signal handler adds meanwhile are processed too.
     juint head;
-    while ((head = queue->head) != Atomic::load_acquire(&queue->tail)) {
-      ASGST_QueueElement element = queue->elements[head % (juint)queue->capacity];
-      AsgstRecordedFrame code = queue->codes[head % (juint)queue->capacity];
-      AsgstStackWalker walker(thread, queue->options);
+    while ((head = queue->_head) != Atomic::load_acquire(&queue->_tail)) {
+      ASGST_QueueElement element = queue->_elements[head % (juint)queue->_capacity];
+      AsgstRecordedFrame code = queue->_codes[head % (juint)queue->_capacity];
+      AsgstStackWalker walker(thread, queue->_options);
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
       walker.start_at_element(element, code);
-      queue->handler(reinterpret_cast<ASGST_Iterator*>(&walker), queue->handler_arg, element.arg);
-      Atomic::release_store(&queue->head, head + 1);
+      queue->_handler(reinterpret_cast<ASGST_Iterator*>(&walker), queue->_handler_arg, element.arg);
+      Atomic::release_store(&queue->_head, head + 1);
     }
     call_on_processing(thread, queue, false);
   }
   apply_resize(queue);
-  Atomic::store(&queue->attempts, 0);
+  Atomic::store(&queue->_attempts, 0);
 }
 
 // On the queue's own thread, after processing: a signal handler that
 // interrupts this thread sees busy and refuses to enqueue meanwhile.
 void AsgstQueues::apply_resize(AsgstQueue* queue) {
-  jint requested = Atomic::load_acquire(&queue->requested_capacity);
-  if (requested == queue->capacity) {
+  jint requested = Atomic::load_acquire(&queue->_requested_capacity);
+  if (requested == queue->_capacity) {
     return;
   }
   ASGST_QueueElement* fresh;
   AsgstRecordedFrame* fresh_codes;
   if (!allocate_elements(requested, &fresh, &fresh_codes)) {
     // Too large for this machine: the queue keeps its size.
-    Atomic::release_store(&queue->requested_capacity, queue->capacity);
+    Atomic::release_store(&queue->_requested_capacity, queue->_capacity);
     return;
   }
-  Atomic::release_store_fence(&queue->busy, true);
-  juint head = queue->head;
-  juint pending = queue->tail - head;
+  Atomic::release_store_fence(&queue->_busy, true);
+  juint head = queue->_head;
+  juint pending = queue->_tail - head;
   // Elements added after the last one was processed are kept (a smaller
   // queue keeps the oldest that fit; the rest count as never accepted).
   juint kept = MIN2(pending, (juint)requested);
   for (juint i = 0; i < kept; i++) {
-    fresh[i] = queue->elements[(head + i) % (juint)queue->capacity];
-    fresh_codes[i] = queue->codes[(head + i) % (juint)queue->capacity];
+    fresh[i] = queue->_elements[(head + i) % (juint)queue->_capacity];
+    fresh_codes[i] = queue->_codes[(head + i) % (juint)queue->_capacity];
   }
-  ASGST_QueueElement* old = queue->elements;
-  AsgstRecordedFrame* old_codes = queue->codes;
-  queue->elements = fresh;
-  queue->codes = fresh_codes;
-  queue->capacity = requested;
-  queue->head = 0;
-  queue->tail = kept;
-  Atomic::release_store_fence(&queue->busy, false);
+  ASGST_QueueElement* old = queue->_elements;
+  AsgstRecordedFrame* old_codes = queue->_codes;
+  queue->_elements = fresh;
+  queue->_codes = fresh_codes;
+  queue->_capacity = requested;
+  queue->_head = 0;
+  queue->_tail = kept;
+  Atomic::release_store_fence(&queue->_busy, false);
   FREE_C_HEAP_ARRAY(ASGST_QueueElement, old);
   FREE_C_HEAP_ARRAY(AsgstRecordedFrame, old_codes);
 }
 
 bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {
-  for (AsgstQueue* queue = Atomic::load_acquire(&queues->first); queue != nullptr;
-       queue = Atomic::load_acquire(&queue->next)) {
+  for (AsgstQueue* queue = Atomic::load_acquire(&queues->_first); queue != nullptr;
+       queue = Atomic::load_acquire(&queue->_next)) {
     if (queue->size() > 0) {
       return true;
     }
@@ -528,26 +513,26 @@ bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {
 }
 
 void AsgstQueues::process(JavaThread* thread, AsgstThreadQueues* queues) {
-  if (queues == nullptr || queues->processing || !thread->has_last_Java_frame()) {
+  if (queues == nullptr || queues->_processing || !thread->has_last_Java_frame()) {
     return;  // elements stay until a poll where the stack can be walked
   }
-  queues->processing = true;
-  for (AsgstQueue* queue = Atomic::load_acquire(&queues->first); queue != nullptr;
-       queue = Atomic::load_acquire(&queue->next)) {
+  queues->_processing = true;
+  for (AsgstQueue* queue = Atomic::load_acquire(&queues->_first); queue != nullptr;
+       queue = Atomic::load_acquire(&queue->_next)) {
     process_queue(thread, queue);
   }
   // Free deregistered queues, now that their elements were processed.
   Thread::SpinAcquire(&_list_lock);
-  AsgstQueue* volatile* link = &queues->first;
+  AsgstQueue* volatile* link = &queues->_first;
   while (*link != nullptr) {
     AsgstQueue* queue = *link;
-    if (Atomic::load_acquire(&queue->deregistered) && queue->size() == 0) {
-      *link = queue->next;
+    if (Atomic::load_acquire(&queue->_deregistered) && queue->size() == 0) {
+      *link = queue->_next;
       free_queue(queue);
     } else {
-      link = &queue->next;
+      link = &queue->_next;
     }
   }
   Thread::SpinRelease(&_list_lock);
-  queues->processing = false;
+  queues->_processing = false;
 }

@@ -18,22 +18,24 @@
  */
 
 #include "code/codeCache.hpp"
-#include "code/nmethod.inline.hpp"
 #include "code/debugInfo.hpp"
 #include "code/debugInfoRec.hpp"
+#include "code/nmethod.inline.hpp"
 #include "code/pcDesc.hpp"
 #include "gc/shared/collectedHeap.hpp"
 #include "interpreter/interpreter.hpp"
 #include "memory/universe.hpp"
 #include "oops/method.hpp"
-#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
+#include "prims/asgstThreadState.hpp"
 #include "runtime/continuation.hpp"
 #include "runtime/continuationEntry.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaCalls.hpp"
 #include "runtime/javaThread.inline.hpp"
+#include "runtime/os.hpp"
 #include "runtime/registerMap.hpp"
 #include "runtime/safefetch.hpp"
 #include "runtime/sharedRuntime.hpp"
@@ -43,59 +45,9 @@
 
 static const int no_scope = DebugInformationRecorder::serialized_null;
 
-// On these platforms frame::safe_for_sender ends, for an interpreted sender,
-// with the sender's is_interpreted_frame_valid: a walk need not repeat it.
-#if defined(AMD64) || defined(AARCH64)
-static const bool sender_check_validates_interpreted_frames = true;
-#else
-static const bool sender_check_validates_interpreted_frames = false;
-#endif
-
 // Code that HotSpot generated: the interpreter, compiled methods and stubs.
 static bool is_generated_code(address pc) {
   return CodeCache::contains((void*)pc);
-}
-
-// The caller of an interrupted C function that has no frame of its own at its
-// pc: at its first instruction (push %rbp of the frame-pointer prologue,
-// perhaps after endbr64), at the second (the push done), or at a ret. There
-// the frame pointer still (or again) names its caller's frame, which a frame
-// pointer chain would take for the function's own and so skip its caller (a
-// C function called from generated code without a state change, such as a
-// GC barrier, would lose the Java frame that called it). The return address
-// lies at sp, or one word higher after the push. Known by the instruction
-// bytes at pc, read with SafeFetch; x86_64 only.
-static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
-#ifdef AMD64
-  const uint64_t push_rbp_mov_rbp_rsp = 0xe5894855;   // 55 48 89 e5
-  const uint64_t endbr64 = 0xfa1e0ff3;                // f3 0f 1e fa
-  const uint64_t mov_rbp_rsp = 0xe58948;              // 48 89 e5
-  if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
-    return false;
-  }
-  uint64_t code = (uint64_t)SafeFetchN((intptr_t*)f.pc, 0);
-  int return_address_slot;
-  if ((code & 0xffffffff) == push_rbp_mov_rbp_rsp ||
-      ((code & 0xffffffff) == endbr64 && (code >> 32) == push_rbp_mov_rbp_rsp) ||
-      (code & 0xff) == 0xc3 || (code & 0xffff) == 0xc3f3) {  // ret, rep ret
-    return_address_slot = 0;
-  } else if ((code & 0xffffff) == mov_rbp_rsp && (SafeFetch32((int*)(f.pc - 1), 0) & 0xff) == 0x55 &&
-             SafeFetchN(f.sp, 0) == (intptr_t)f.fp) {
-    return_address_slot = 1;  // just after push %rbp: the pushed frame pointer is at sp
-  } else {
-    return false;
-  }
-  address pc = (address)SafeFetchN(f.sp + return_address_slot, 0);
-  if (pc == nullptr) {
-    return false;
-  }
-  caller->pc = pc;
-  caller->sp = f.sp + return_address_slot + 1;
-  caller->fp = f.fp;
-  return true;
-#else
-  return false;
-#endif
 }
 
 // Whether pc can be a return address into a Java method's compiled code (a
@@ -133,9 +85,9 @@ static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFra
 // does not tell where its frame ends, and a frame made from sp would read
 // its caller from a word of the frame below (at the exception blob's entry
 // and exit, the compiled frame it unwinds to is at sp, with its pc in a
-// register). The safepoint handler blobs are left to the sender checks, as
-// before: no wrong walk has been seen from them, and refusing them would
-// drop the samples of every armed poll's register saving.
+// register). The safepoint handler blobs are left to the sender checks:
+// refusing them would drop the samples of every armed poll's register
+// saving.
 static bool in_unwinding_stub(address pc) {
   CodeBlob* cb = CodeCache::find_blob(pc);
   return cb != nullptr && (cb->is_exception_stub() || cb->is_deoptimization_stub() ||
@@ -154,13 +106,38 @@ static bool in_continuation_thaw(address pc) {
                              desc->begin() == StubRoutines::cont_returnBarrierExc());
 }
 
+// Fills in a frame as the iterator reports it: the one place that does.
+static void fill_frame(ASGST_Frame* out, uint8_t type, int comp_level, int bci, Method* method,
+                       const AsgstNativeFrame& registers) {
+  out->type = type;
+  out->comp_level = comp_level;
+  out->bci = bci;
+  out->method = (ASGST_Method)method;
+  out->pc = registers.pc;
+  out->sp = registers.sp;
+  out->fp = registers.fp;
+}
+
+// A Java method's frame, interpreted (comp_level 0) or compiled, or a native
+// method's (no level, no bci).
+static void fill_method_frame(ASGST_Frame* out, Method* method, int comp_level, int bci,
+                              const AsgstNativeFrame& registers) {
+  bool is_native = method->is_native();
+  fill_frame(out, is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA, is_native ? -1 : comp_level,
+             is_native ? -1 : bci, method, registers);
+}
+
+AsgstNativeFrame AsgstNativeFrame::of_context(void* ucontext) {
+  AsgstNativeFrame f = { nullptr, nullptr, nullptr };
+  if (ucontext != nullptr) {
+    f.pc = os::fetch_frame_from_context(ucontext, &f.sp, &f.fp);
+  }
+  return f;
+}
+
 static AsgstNativeFrame native_frame_of(const frame& f) {
   AsgstNativeFrame result = { f.pc(), f.sp(), f.fp() };
   return result;
-}
-
-bool AsgstStackWalker::is_java_thread(const Thread* thread) {
-  return thread->is_Java_thread() && !thread->is_Compiler_thread();
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
@@ -175,7 +152,7 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
   _interrupted_sp = context.sp;
-  int kind = is_java_thread(_thread) ? start_java_thread(JavaThread::cast(_thread), context)
+  int kind = AsgstThreadState::is_java_thread(_thread) ? start_java_thread(JavaThread::cast(_thread), context)
                                      : start_non_java_thread(context);
   if (kind > 0) {
     _top = _pos;
@@ -324,9 +301,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   bool along_chain = true;
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    bool found = leaf_frames == 0 && (caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
+    bool found = leaf_frames == 0 && (AsgstFrameEdges::caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
                  thread->is_in_usable_stack((address)caller.sp);
-    along_chain = leaf_frames < 16 && (found || native_caller(f, &caller));
+    along_chain = leaf_frames < max_leaf_frames && (found || native_caller(f, &caller));
     if (along_chain) {
       f = caller;
     }
@@ -353,17 +330,16 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
 // older interpreted frame that is in a call (its last sp set), and taking
 // that frame would lose the compiled frames between. They lie between sp and
 // where that call began. An interpreted caller leaves no compiled return
-// address there, and top stays. x86_64 only (elsewhere the return address
-// is in a register at the entry).
+// address there, and top stays. Only where a call leaves the return address
+// on the stack (AsgstFrameEdges; elsewhere it is in a register at the entry).
 void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
                                                             frame* top) {
-#ifdef AMD64
   intptr_t* fp = top->fp();
-  intptr_t relative_last_sp = SafeFetchN(fp + frame::interpreter_frame_last_sp_offset, 0);
-  if (relative_last_sp >= 0 || context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
-    return;  // not in a call
+  intptr_t* call_sp;
+  if (!AsgstFrameEdges::return_address_at_callee_sp() || !AsgstFrameEdges::interpreted_call_sp(fp, &call_sp) ||
+      context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
+    return;  // not in a call, or no return address on the stack
   }
-  intptr_t* call_sp = fp + relative_last_sp;
   // Joined by its frame pointer; a walk that passes it without has failed.
   AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
   // The first compiled return address above sp is the caller's (the c2i
@@ -387,7 +363,6 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
       return;
     }
   }
-#endif
 }
 
 // The frame of generated code at f, if the sender check takes it.
@@ -417,13 +392,10 @@ bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeF
 // chain's frame or to the frame whose frame pointer the context holds. Such
 // a call from a barrier stub comes after the stub saved live registers below
 // the frame: with a chain to join, the frame's sp is also looked for higher.
-// x86_64 only.
+// Only where a call leaves the return address on the stack (AsgstFrameEdges).
 bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
                                              const AsgstNativeFrame* chain_end, frame* result) {
-#ifndef AMD64
-  return false;  // elsewhere a call leaves the return address in a register
-#else
-  if (f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
+  if (!AsgstFrameEdges::return_address_at_callee_sp() || f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
       !thread->is_in_usable_stack((address)(f.sp + 1))) {
     return false;
   }
@@ -443,7 +415,6 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
     }
   }
   return false;
-#endif
 }
 
 // Whether f or one of its next senders is the frame at end (by sp and pc),
@@ -577,13 +548,8 @@ bool AsgstStackWalker::report(ASGST_Frame* out) {
 }
 
 void AsgstStackWalker::report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const {
-  out->type = ASGST_FRAME_NON_JAVA;
-  out->comp_level = -1;
-  out->bci = -1;
-  out->method = nullptr;
-  out->pc = pc;
-  out->sp = sp;
-  out->fp = fp;
+  AsgstNativeFrame registers = { pc, sp, fp };
+  fill_frame(out, ASGST_FRAME_NON_JAVA, -1, -1, nullptr, registers);
 }
 
 // Reports a frame of a Java segment: Java frames, and stubs when native
@@ -616,10 +582,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     return false;
   }
   if (nm->is_native_method()) {
-    out->type = ASGST_FRAME_JAVA_NATIVE;
-    out->comp_level = -1;
-    out->bci = -1;
-    out->method = (ASGST_Method)nm->method();
+    fill_method_frame(out, nm->method(), -1, -1, native_frame_of(f));
   } else {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // (also below the C frames of a leaf call it made) takes the next one, as
@@ -639,14 +602,8 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
       return report_scope(out);
     }
     // Without debug info the method is known, the position is not.
-    out->type = ASGST_FRAME_JAVA;
-    out->comp_level = nm->comp_level();
-    out->bci = -1;
-    out->method = (ASGST_Method)nm->method();
+    fill_method_frame(out, nm->method(), nm->comp_level(), -1, native_frame_of(f));
   }
-  out->pc = f.pc();
-  out->sp = f.sp();
-  out->fp = f.fp();
   return true;
 }
 
@@ -689,16 +646,9 @@ bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Fr
   if (!checked && !is_valid_interpreted_frame(f)) {
     return false;
   }
-  intptr_t* fp = f.fp();
   Method* method = f.interpreter_frame_method();
-  bool is_native = method->is_native();
-  out->type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
-  out->comp_level = is_native ? -1 : 0;
-  out->bci = is_native ? -1 : method->validate_bci_from_bcp(f.interpreter_frame_bcp());
-  out->method = (ASGST_Method)method;
-  out->pc = f.pc();
-  out->sp = f.sp();
-  out->fp = fp;
+  int bci = method->is_native() ? -1 : method->validate_bci_from_bcp(f.interpreter_frame_bcp());
+  fill_method_frame(out, method, 0, bci, native_frame_of(f));
   return true;
 }
 
@@ -715,13 +665,8 @@ bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
   Method* method = stream.read_method();
   int bci = stream.read_bci();
   _scope_offset = sender_offset;
-  out->type = sender_offset == no_scope ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED;
-  out->comp_level = _nm->comp_level();
-  out->bci = bci;
-  out->method = (ASGST_Method)method;
-  out->pc = _scope_frame.pc;
-  out->sp = _scope_frame.sp;
-  out->fp = _scope_frame.fp;
+  fill_frame(out, sender_offset == no_scope ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED, _nm->comp_level(), bci,
+             method, _scope_frame);
   return true;
 }
 
@@ -737,7 +682,7 @@ bool AsgstStackWalker::step() {
 bool AsgstStackWalker::step_native() {
   AsgstNativeFrame caller;
   // The interrupted function (the walk's first frame) may have no frame yet or any more.
-  bool found = (_pos.native.sp == _interrupted_sp && caller_of_frameless(_pos.native, &caller) &&
+  bool found = (_pos.native.sp == _interrupted_sp && AsgstFrameEdges::caller_of_frameless(_pos.native, &caller) &&
                 _thread->is_in_full_stack((address)caller.sp)) ||
                native_caller(_pos.native, &caller);
   if (_pos.native_end != nullptr) {
@@ -828,7 +773,7 @@ bool AsgstStackWalker::step_java() {
     stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }
-  begin_java(caller, sender_check_validates_interpreted_frames);
+  begin_java(caller, AsgstFrameEdges::sender_check_validates_interpreted_frames());
   return true;
 }
 
@@ -1217,27 +1162,14 @@ int AsgstStackWalker::start_at_element(const ASGST_QueueElement& element, const 
         if (!begin_scopes(recorded_nm, recorded_pc, registers, true)) {
           // No debug information there (or a native method's wrapper): the
           // method is certain, the position is not.
-          bool is_native = recorded_nm->is_native_method();
-          _first.type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
-          _first.comp_level = is_native ? -1 : recorded_nm->comp_level();
-          _first.bci = -1;
-          _first.method = (ASGST_Method)recorded_nm->method();
-          _first.pc = recorded_pc;
-          _first.sp = recorded_sp;
-          _first.fp = recorded_fp;
+          fill_method_frame(&_first, recorded_nm->method(), recorded_nm->comp_level(), -1, registers);
           _first_pending = true;
         }
       } else if (in_interpreter && Method::is_valid_method(recorded_method) &&
                  (!interpreted || recorded_method->contains((address)element.bcp))) {
         // Interpreted, or a native method's interpreter entry (without a bcp).
-        bool is_native = recorded_method->is_native();
-        _first.type = is_native ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
-        _first.comp_level = is_native ? -1 : 0;
-        _first.bci = interpreted && !is_native ? recorded_method->bci_from((address)element.bcp) : -1;
-        _first.method = (ASGST_Method)recorded_method;
-        _first.pc = recorded_pc;
-        _first.sp = recorded_sp;
-        _first.fp = recorded_fp;
+        int bci = interpreted && !recorded_method->is_native() ? recorded_method->bci_from((address)element.bcp) : -1;
+        fill_method_frame(&_first, recorded_method, 0, bci, registers);
         _first_pending = true;
       } else {
         // The recorded frame cannot be named: its callers alone would be a

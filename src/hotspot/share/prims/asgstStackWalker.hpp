@@ -20,6 +20,8 @@
 #ifndef SHARE_PRIMS_ASGSTSTACKWALKER_HPP
 #define SHARE_PRIMS_ASGSTSTACKWALKER_HPP
 
+#include "memory/allocation.hpp"
+#include "prims/asgstFrameEdges.hpp"
 #include "profile.h"
 #include "runtime/frame.hpp"
 #include "runtime/registerMap.hpp"
@@ -28,11 +30,16 @@ class JavaThread;
 class Thread;
 class nmethod;
 
-// A C/C++ frame, described only by its registers: the VM knows nothing else.
-struct AsgstNativeFrame {
-  address pc;
-  intptr_t* sp;
-  intptr_t* fp;
+// What a signal handler knows about the top Java frame it recorded in a
+// queue element, kept beside the element (start_at_element).
+struct AsgstRecordedFrame {
+  Method* method;     // its method
+  int compile_id;     // its nmethod's compile id, -1 if not compiled
+  address return_pc;  // the return address in its frame: where its caller waits
+  intptr_t* caller_sp; // its caller's sp as it made the call
+  intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
+  address caller_bcp; // an interpreted caller's bcp: its call site (its return
+                      // address is shared by all interpreted call sites)
 };
 
 // The state of one stack walk, behind an ASGST_Iterator. It reports the
@@ -46,19 +53,9 @@ struct AsgstNativeFrame {
 // with HotSpot's frame layout, and native segments, walked along the frame
 // pointer chain. A native segment between Java frames ends where the anchor
 // of the Java frames below it says they resume, however far the chain got.
-// What a signal handler knows about the top Java frame it recorded in a
-// queue element, kept beside the element (start_at_element).
-struct AsgstRecordedFrame {
-  Method* method;     // its method
-  int compile_id;     // its nmethod's compile id, -1 if not compiled
-  address return_pc;  // the return address in its frame: where its caller waits
-  intptr_t* caller_sp; // its caller's sp as it made the call
-  intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
-  address caller_bcp; // an interpreted caller's bcp: its call site (its return
-                      // address is shared by all interpreted call sites)
-};
+class AsgstStackWalker : public StackObj {
+  NONCOPYABLE(AsgstStackWalker);
 
-class AsgstStackWalker {
  public:
   // thread is the current thread or one that the caller keeps halted.
   AsgstStackWalker(Thread* thread, int options);
@@ -96,9 +93,6 @@ class AsgstStackWalker {
   // Whether the walk reports C/C++ frames and stubs.
   bool includes_native_frames() const { return (_options & ASGST_INCLUDE_NON_JAVA_FRAMES) != 0; }
 
-  // Whether thread counts as a Java thread: one that runs Java code.
-  static bool is_java_thread(const Thread* thread);
-
  private:
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
@@ -113,6 +107,10 @@ class AsgstStackWalker {
   static const int max_entry_words = 320;
   // Longest chain of nested continuations followed.
   static const int max_continuation_depth = 1 << 10;
+  // Most C frames of a leaf call (a C function that compiled code called
+  // without a state change, and what it called) followed back to the code
+  // that made the call: GC barrier slow paths nest only a few deep.
+  static const int max_leaf_frames = 16;
 
   // Where a walk stands.
   struct Position {

@@ -18,13 +18,16 @@
  */
 
 #include "jvmti.h"
-#include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/osThread.hpp"
 
+bool AsgstThreadState::is_java_thread(const Thread* thread) {
+  return thread->is_Java_thread() && !thread->is_Compiler_thread();
+}
+
 jint AsgstThreadState::of(Thread* thread) {
-  if (thread == nullptr || !AsgstStackWalker::is_java_thread(thread)) {
+  if (thread == nullptr || !is_java_thread(thread)) {
     return -1;
   }
   JavaThread* java_thread = JavaThread::cast(thread);

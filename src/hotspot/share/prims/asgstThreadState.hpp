@@ -30,6 +30,10 @@ class Thread;
 // thread's state hint, never from the java.lang.Thread object.
 class AsgstThreadState : AllStatic {
  public:
+  // Whether thread counts as a Java thread for the API: one that runs Java
+  // code (compiler threads are JavaThreads that never do).
+  static bool is_java_thread(const Thread* thread);
+
   // A bit set of JVMTI_THREAD_STATE_* values, or -1 for a thread that is not
   // a Java thread. Signal safe.
   static jint of(Thread* thread);

@@ -1,0 +1,350 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#include "code/nmethod.hpp"
+#include "oops/method.inline.hpp"
+#include "prims/asgstFrameEdges.hpp"
+#include "runtime/frame.inline.hpp"
+#include "runtime/globals.hpp"
+#include "runtime/safefetch.hpp"
+#include "runtime/sharedRuntime.hpp"
+#include "runtime/stubRoutines.hpp"
+#include "utilities/align.hpp"
+#ifdef COMPILER1
+#include "c1/c1_Runtime1.hpp"
+#endif
+#ifdef COMPILER2
+#include "opto/runtime.hpp"
+#endif
+
+
+// Longest path followed from pc: prologues and epilogues are a few instructions.
+static const int max_instructions = 24;
+
+static bool in_code(const AsgstCodeLayout& code, const u1* p) {
+  return p >= code.begin && p < code.end;
+}
+
+// The byte at p + i, or -1 past the end.
+static int byte_at(const AsgstCodeLayout& code, const u1* p, int i) {
+  return p + i < code.end ? p[i] : -1;
+}
+
+static int32_t int32_at(const u1* p) {
+  int32_t value;
+  memcpy(&value, p, sizeof(value));
+  return value;
+}
+
+// The length of a nop at p (0x90 or 0f 1f /0, after 0x66 prefixes), or 0.
+static int length_of_nop(const AsgstCodeLayout& code, const u1* p) {
+  int n = 0;
+  while (n < 4 && byte_at(code, p, n) == 0x66) {
+    n++;
+  }
+  if (byte_at(code, p, n) == 0x90) {
+    return n + 1;
+  }
+  int modrm = byte_at(code, p, n + 2);
+  if (byte_at(code, p, n) != 0x0f || byte_at(code, p, n + 1) != 0x1f || modrm < 0 || (modrm >> 6) == 3) {
+    return 0;
+  }
+  int mod = modrm >> 6;
+  int rm = modrm & 7;
+  int sib = byte_at(code, p, n + 3);
+  if (mod == 0 && (rm == 5 || (rm == 4 && (sib < 0 || (sib & 7) == 5)))) {
+    return 0;  // a displacement without base: not a form that HotSpot emits
+  }
+  int length = n + 3 + (rm == 4 ? 1 : 0) + (mod == 1 ? 1 : (mod == 2 ? 4 : 0));
+  return p + length <= code.end ? length : 0;
+}
+
+// The length of an instruction at p that leaves rsp and rbp as they are and
+// falls through, among those that prologues, epilogues and their stubs use
+// (compares, tests and stores relative to r15, the thread; constants loaded
+// into other registers), or 0.
+static int length_of_neutral_instruction(const AsgstCodeLayout& code, const u1* p) {
+  int nop = length_of_nop(code, p);
+  if (nop > 0) {
+    return nop;
+  }
+  int rex = byte_at(code, p, 0);
+  int opcode = byte_at(code, p, 1);
+  if ((rex == 0x49 || (rex == 0x48 && opcode != 0xbc && opcode != 0xbd)) && opcode >= 0xb8 && opcode <= 0xbf) {
+    return p + 10 <= code.end ? 10 : 0;  // mov reg, imm64 (never rsp or rbp)
+  }
+  int modrm = byte_at(code, p, 2);
+  if (modrm < 0) {
+    return 0;
+  }
+  int mod = modrm >> 6;
+  int reg = (modrm >> 3) & 7;
+  // [r15 + disp8] or [r15 + disp32]: REX.B set, rm 111, no SIB.
+  bool r15_based = (rex & 0x41) == 0x41 && (modrm & 7) == 7 && (mod == 1 || mod == 2);
+  int r15_length = 3 + (mod == 1 ? 1 : 4);
+  int length = 0;
+  if (rex == 0x49 && opcode == 0x3b && reg == 4 && r15_based) {
+    length = r15_length;                 // cmp rsp, [r15 + d]: the return poll
+  } else if (rex == 0x41 && opcode == 0xf6 && reg == 0 && r15_based) {
+    length = r15_length + 1;             // test byte [r15 + d], imm8: a native wrapper's poll
+  } else if ((rex == 0x41 || rex == 0x49) && opcode == 0x83 && reg == 7 && r15_based) {
+    length = r15_length + 1;             // cmp [r15 + d], imm8: pending exception check
+  } else if ((rex == 0x41 || rex == 0x49) && opcode == 0x81 && reg == 7 && r15_based) {
+    length = r15_length + 4;             // cmp [r15 + d], imm32: nmethod entry barrier
+  } else if ((rex == 0x49 || rex == 0x4d) && opcode == 0x89 && r15_based) {
+    length = r15_length;                 // mov [r15 + d], reg: a poll's saved pc
+  }
+  return p + length <= code.end ? length : 0;
+}
+
+// Whether a jump to target leaves a popped frame: the stubs that a returning
+// frame jumps to (the return poll's safepoint stub, the exception stubs that
+// a native wrapper, C1's unwind handler and C2's rethrow use) expect sp at
+// its return address.
+static bool is_stub_for_popped_frame(address target) {
+  SafepointBlob* return_poll = SharedRuntime::polling_page_return_handler_blob();
+  if ((return_poll != nullptr && target == return_poll->entry_point()) ||
+      target == StubRoutines::forward_exception_entry()) {
+    return true;
+  }
+#ifdef COMPILER1
+  CodeBlob* unwind = Runtime1::blob_for(C1StubId::unwind_exception_id);
+  if (unwind != nullptr && target == unwind->code_begin()) {
+    return true;
+  }
+#endif
+#ifdef COMPILER2
+  if (OptoRuntime::rethrow_stub() != nullptr && target == OptoRuntime::rethrow_stub()) {
+    return true;
+  }
+#endif
+  return false;
+}
+
+// Whether the instructions from p reach a ret, or a jump to a stub for a
+// popped frame, through instructions that leave rsp alone. Both ways of a
+// conditional jump are tried.
+static bool leads_to_return(const AsgstCodeLayout& code, const u1* p, int* budget) {
+  while (*budget > 0 && in_code(code, p)) {
+    (*budget)--;
+    int b0 = byte_at(code, p, 0);
+    int b1 = byte_at(code, p, 1);
+    int length = length_of_neutral_instruction(code, p);
+    if (b0 == 0xc3) {
+      return true;                                                   // ret
+    } else if (length > 0) {
+      p += length;
+    } else if (b0 >= 0x70 && b0 <= 0x7f && b1 >= 0) {              // jcc rel8
+      return leads_to_return(code, p + 2, budget) || leads_to_return(code, p + 2 + (int8_t)b1, budget);
+    } else if (b0 == 0x0f && b1 >= 0x80 && b1 <= 0x8f && p + 6 <= code.end) {  // jcc rel32
+      return leads_to_return(code, p + 6, budget) || leads_to_return(code, p + 6 + int32_at(p + 2), budget);
+    } else if (b0 == 0xeb && b1 >= 0) {                              // jmp rel8
+      p += 2 + (int8_t)b1;
+    } else if (b0 == 0xe9 && p + 5 <= code.end) {                    // jmp rel32
+      const u1* target = p + 5 + int32_at(p + 1);
+      if (!in_code(code, target)) {
+        return is_stub_for_popped_frame((address)target);
+      }
+      p = target;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+// What the rest of a prologue does to the stack, from p to the point where
+// the frame is complete.
+struct PrologueRest {
+  int words;         // words it will still push or subtract from rsp
+  bool saves_fp;     // it will still save rbp
+};
+
+// Follows a prologue from p to complete (both ways of a conditional jump;
+// calls, such as the nmethod entry barrier's, return with rsp as it was).
+static bool follow_prologue(const AsgstCodeLayout& code, const u1* p, const u1* complete, int* budget, PrologueRest* rest) {
+  while (*budget > 0 && in_code(code, p)) {
+    if (p == complete) {
+      return true;
+    }
+    (*budget)--;
+    int b0 = byte_at(code, p, 0);
+    int b1 = byte_at(code, p, 1);
+    int b2 = byte_at(code, p, 2);
+    int b3 = byte_at(code, p, 3);
+    int length = length_of_neutral_instruction(code, p);
+    if (b0 == 0x55) {                                                   // push rbp
+      rest->words++;
+      rest->saves_fp = true;
+      p += 1;
+    } else if (b0 == 0x48 && b1 == 0x83 && b2 == 0xec && b3 >= 0 && (b3 & 7) == 0 && b3 < 0x80) {
+      rest->words += b3 / wordSize;                                     // sub rsp, imm8
+      p += 4;
+    } else if (b0 == 0x48 && b1 == 0x81 && b2 == 0xec && p + 7 <= code.end &&
+               int32_at(p + 3) >= 0 && (int32_at(p + 3) & 7) == 0) {
+      rest->words += int32_at(p + 3) / wordSize;                        // sub rsp, imm32
+      p += 7;
+    } else if (b0 == 0x48 && b1 == 0x89 && (b2 == 0x6c || b2 == 0xac) && b3 == 0x24) {
+      rest->saves_fp = true;                                            // mov [rsp + d], rbp
+      p += b2 == 0x6c ? 5 : 8;
+    } else if (b0 == 0x48 && ((b1 == 0x8b && b2 == 0xec) || (b1 == 0x89 && b2 == 0xe5))) {
+      p += 3;                                                           // mov rbp, rsp
+    } else if (b0 == 0x48 && b1 == 0x83 && b2 == 0xc5) {
+      p += 4;                                                           // add rbp, imm8
+    } else if (b0 == 0x48 && b1 == 0x81 && b2 == 0xc5) {
+      p += 7;                                                           // add rbp, imm32
+    } else if (b0 == 0x89 && b1 == 0x84 && b2 == 0x24) {
+      p += 7;                                                           // mov [rsp + d32], eax: stack bang
+    } else if (length > 0) {
+      p += length;
+    } else if (b0 == 0xe8) {
+      p += 5;                                                           // call rel32
+    } else if ((b0 >= 0x70 && b0 <= 0x7f && b1 >= 0) || (b0 == 0x0f && b1 >= 0x80 && b1 <= 0x8f)) {
+      int size = b0 == 0x0f ? 6 : 2;                                    // jcc
+      if (p + size > code.end) {
+        return false;
+      }
+      const u1* target = p + size + (b0 == 0x0f ? int32_at(p + 2) : (int8_t)b1);
+      PrologueRest taken = *rest;
+      if (follow_prologue(code, p + size, complete, budget, rest)) {
+        return true;
+      }
+      *rest = taken;
+      return follow_prologue(code, target, complete, budget, rest);
+    } else if (b0 == 0xeb && b1 >= 0) {
+      p += 2 + (int8_t)b1;                                              // jmp rel8
+    } else if (b0 == 0xe9 && p + 5 <= code.end) {
+      p += 5 + int32_at(p + 1);                                         // jmp rel32
+    } else {
+      return false;
+    }
+  }
+  return false;
+}
+
+// Words above sp of the return address in an epilogue, or -1.
+static int slot_in_epilogue(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  const int pop_rbp = 0x5d;
+  int budget = max_instructions;
+  if (byte_at(code, pc, 0) == pop_rbp) {
+    // Only the saved frame pointer is left of the frame.
+    *saved_fp_slot = 0;
+    return leads_to_return(code, pc + 1, &budget) ? 1 : -1;
+  }
+  *saved_fp_slot = -1;
+  return leads_to_return(code, pc, &budget) ? 0 : -1;
+}
+
+// Words above sp of the return address in a prologue, or -1.
+static int slot_in_prologue(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  if (code.frame_complete <= code.begin || pc >= code.frame_complete || code.frame_words < 2) {
+    return -1;
+  }
+  *saved_fp_slot = -1;
+  if (pc < code.verified_entry) {
+    // The inline cache check leaves the stack alone (unless oops are verified).
+    return VerifyOops ? -1 : 0;
+  }
+  PrologueRest rest = { 0, false };
+  int budget = max_instructions;
+  if (!follow_prologue(code, pc, code.frame_complete, &budget, &rest) || rest.words > code.frame_words - 1) {
+    return -1;
+  }
+  int slot = code.frame_words - 1 - rest.words;
+  if (!rest.saves_fp && slot >= 1) {
+    *saved_fp_slot = slot - 1;  // saved below the return address
+  }
+  return slot;
+}
+
+int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+  if (!in_code(code, pc)) {
+    return -1;
+  }
+  int slot = slot_in_prologue(code, pc, saved_fp_slot);
+  return slot >= 0 ? slot : slot_in_epilogue(code, pc, saved_fp_slot);
+}
+
+int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
+  Method* method = nm->method();
+  if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
+    // Laid out by hand: enterSpecial has a second, interpreted entry before
+    // its verified entry; method handle intrinsics have no frame.
+    return -1;
+  }
+  AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
+                           nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
+  return return_address_slot(code, pc, saved_fp_slot);
+}
+
+
+// At a C function's first instruction (push %rbp of the frame-pointer
+// prologue, perhaps after endbr64), at the second (the push done), or at a
+// ret, the frame pointer still (or again) names the caller's frame, and the
+// return address lies at sp, or one word higher after the push.
+bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+  const uint64_t push_rbp_mov_rbp_rsp = 0xe5894855;   // 55 48 89 e5
+  const uint64_t endbr64 = 0xfa1e0ff3;                // f3 0f 1e fa
+  const uint64_t mov_rbp_rsp = 0xe58948;              // 48 89 e5
+  if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
+    return false;
+  }
+  uint64_t code = (uint64_t)SafeFetchN((intptr_t*)f.pc, 0);
+  int return_address_slot;
+  if ((code & 0xffffffff) == push_rbp_mov_rbp_rsp ||
+      ((code & 0xffffffff) == endbr64 && (code >> 32) == push_rbp_mov_rbp_rsp) ||
+      (code & 0xff) == 0xc3 || (code & 0xffff) == 0xc3f3) {  // ret, rep ret
+    return_address_slot = 0;
+  } else if ((code & 0xffffff) == mov_rbp_rsp && (SafeFetch32((int*)(f.pc - 1), 0) & 0xff) == 0x55 &&
+             SafeFetchN(f.sp, 0) == (intptr_t)f.fp) {
+    return_address_slot = 1;  // just after push %rbp: the pushed frame pointer is at sp
+  } else {
+    return false;
+  }
+  address pc = (address)SafeFetchN(f.sp + return_address_slot, 0);
+  if (pc == nullptr) {
+    return false;
+  }
+  caller->pc = pc;
+  caller->sp = f.sp + return_address_slot + 1;
+  caller->fp = f.fp;
+  return true;
+}
+
+// A call pushes its return address.
+bool AsgstFrameEdges::return_address_at_callee_sp() {
+  return true;
+}
+
+// The interpreter keeps the sp of a call it makes, relative to fp, in the
+// frame's last sp slot (negative while in a call).
+bool AsgstFrameEdges::interpreted_call_sp(intptr_t* fp, intptr_t** call_sp) {
+  intptr_t relative_last_sp = SafeFetchN(fp + frame::interpreter_frame_last_sp_offset, 0);
+  if (relative_last_sp >= 0) {
+    return false;
+  }
+  *call_sp = fp + relative_last_sp;
+  return true;
+}
+
+// frame::safe_for_sender ends, for an interpreted sender, with the sender's
+// is_interpreted_frame_valid.
+bool AsgstFrameEdges::sender_check_validates_interpreted_frames() {
+  return true;
+}
