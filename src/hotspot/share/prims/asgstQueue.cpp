@@ -20,6 +20,7 @@
 #include "memory/allocation.hpp"
 #include "prims/asgst.inline.hpp"
 #include "prims/asgstQueue.hpp"
+#include "prims/asgstQueueWalk.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/javaThread.inline.hpp"
@@ -315,7 +316,7 @@ int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement
   return Asgst::walking([&]() {
     AsgstStackWalker walker(queue->_thread, walk_options);
     int kind = walker.start(AsgstNativeFrame::of_context(ucontext));
-    if (kind > 0 && !walker.top_java_frame(element, recorded)) {
+    if (kind > 0 && !AsgstQueueWalk::record(walker, element, recorded)) {
       kind = walker.state() < 0 ? walker.state() : ASGST_NO_TOP_JAVA_FRAME;
     }
     return kind;
@@ -456,7 +457,7 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
       AsgstStackWalker walker(thread, queue->_options);
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
-      walker.start_at_element(element, code);
+      AsgstQueueWalk::start(walker, element, code);
       queue->_handler(reinterpret_cast<ASGST_Iterator*>(&walker), queue->_handler_arg, element.arg);
       Atomic::release_store(&queue->_head, head + 1);
     }

@@ -30,18 +30,6 @@ class JavaThread;
 class Thread;
 class nmethod;
 
-// What a signal handler knows about the top Java frame it recorded in a
-// queue element, kept beside the element (start_at_element).
-struct AsgstRecordedFrame {
-  Method* method;     // its method
-  int compile_id;     // its nmethod's compile id, -1 if not compiled
-  address return_pc;  // the return address in its frame: where its caller waits
-  intptr_t* caller_sp; // its caller's sp as it made the call
-  intptr_t* caller_fp; // the frame pointer it saved (its caller's, if interpreted)
-  address caller_bcp; // an interpreted caller's bcp: its call site (its return
-                      // address is shared by all interpreted call sites)
-};
-
 // The state of one stack walk, behind an ASGST_Iterator. It reports the
 // frames of a thread from the top: Java frames (each compiled frame expanded
 // into its inlined scopes) and, when asked, the C/C++ frames and stubs
@@ -69,21 +57,6 @@ class AsgstStackWalker : public StackObj {
   // or an error. After the end or an error it returns the same again.
   int next(ASGST_Frame* frame);
 
-  // Positions the walk of the current thread, at a safepoint poll or
-  // another point where its stack is walkable, at the frame that a signal
-  // handler recorded in element (a queue element), or at its callers if the
-  // frame returned since. Returns the trace kind (> 0) or an ASGST_Error.
-  // recorded describes the frame's code when it was recorded: if the frame
-  // has returned since, its top scopes are still reported from the recorded
-  // pc or bcp, as long as that code is provably the same, and its callers
-  // only if the caller still waits at the recorded return address.
-  int start_at_element(const ASGST_QueueElement& element, const AsgstRecordedFrame& recorded);
-
-  // Describes the top Java frame that start() found, as a queue element
-  // records it, and what start_at_element needs to know about it. False if
-  // there is none.
-  bool top_java_frame(ASGST_QueueElement* element, AsgstRecordedFrame* recorded);
-
   // Goes back to the top frame that start() found.
   void rewind();
 
@@ -94,6 +67,12 @@ class AsgstStackWalker : public StackObj {
   bool includes_native_frames() const { return (_options & ASGST_INCLUDE_NON_JAVA_FRAMES) != 0; }
 
  private:
+  // A queue element's walk begins mid-frame: it sets the position, the
+  // pending first frame and the scopes itself.
+  friend class AsgstQueueWalk;
+
+  // The scope offset that stands for no (further) scope.
+  static const int no_scope;
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
   // Most frames followed from a compiled frame found at sp to the frame
@@ -124,13 +103,13 @@ class AsgstStackWalker : public StackObj {
     address call_site;         // if set, java is reported at this call site (an
                                // interpreted frame's bcp, a compiled frame's return
                                // address) instead of where it stands: a queue
-                               // element's caller that moved on (start_at_element)
+                               // element's caller that moved on (AsgstQueueWalk)
   };
 
   Thread* const _thread;
-  int _options;             // changed only while start_at_element searches
+  int _options;             // changed only while AsgstQueueWalk::start searches
   bool _callers_unknown;    // a queue element's frame returned and its caller moved on:
-                            // the walk ends with its frame (start_at_element)
+                            // the walk ends with its frame (AsgstQueueWalk)
   bool _walkable;           // the thread walks itself at a poll: HotSpot's own
                             // sender logic applies without the sender checks
   RegisterMap _map;         // large (all registers): made once per walk, never updated
@@ -140,8 +119,8 @@ class AsgstStackWalker : public StackObj {
   int _scope_offset;        // decode offset of the next inlined scope to report
   AsgstNativeFrame _scope_frame;  // the registers reported with those scopes
   bool _first_pending;      // _first is reported before anything else
-  ASGST_Frame _first;       // a recorded interpreted frame (start_at_element)
-  // What rewind() restores besides _top (start_at_element starts mid-frame).
+  ASGST_Frame _first;       // a recorded interpreted frame (AsgstQueueWalk)
+  // What rewind() restores besides _top (AsgstQueueWalk::start starts mid-frame).
   nmethod* _top_nm;
   int _top_scope_offset;
   AsgstNativeFrame _top_scope_frame;
@@ -171,15 +150,13 @@ class AsgstStackWalker : public StackObj {
   bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
   bool report_scope(ASGST_Frame* out);
   bool begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top);
+  static void fill_method_frame(ASGST_Frame* out, Method* method, int comp_level, int bci,
+                                const AsgstNativeFrame& registers);
+  static AsgstNativeFrame native_frame_of(const frame& f);
   void report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const;
   bool step();
   bool step_native();
   bool step_java();
-  void caller_of(const frame& f, AsgstRecordedFrame* recorded) const;
-  bool waits_as_recorded(const frame& caller, const AsgstRecordedFrame& recorded) const;
-  bool replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) const;
-  bool is_recorded_caller(const frame& f, const AsgstRecordedFrame& recorded) const;
-  bool resume_at_recorded_caller(const AsgstRecordedFrame& recorded);
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool leaves_continuation_unseen(const frame& f, const frame& caller) const;
   bool is_valid_interpreted_frame(const frame& f) const;
