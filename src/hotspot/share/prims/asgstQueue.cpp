@@ -238,7 +238,7 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
   queue->init(thread, size, options, handler, arg, elements, codes);
   // An odd generation makes the slot's new handle valid.
   Atomic::release_store(&queue->_generation, queue->_generation + 1);
-  AsgstThreadQueues* queues = thread->asgst_queues();
+  AsgstThreadQueues* queues = thread->_asgst_queues;
   if (queues == nullptr) {
     queues = fresh;
     fresh = nullptr;
@@ -249,9 +249,9 @@ ASGST_Queue* AsgstQueues::register_queue(JavaThread* thread, int size, int optio
     link = &(*link)->_next;
   }
   Atomic::release_store(link, queue);
-  if (thread->asgst_queues() == nullptr) {
+  if (thread->_asgst_queues == nullptr) {
     OrderAccess::release();
-    thread->set_asgst_queues(queues);
+    thread->_asgst_queues = queues;
   }
   ASGST_Queue* handle = handle_of(queue);
   Thread::SpinRelease(&_list_lock);
@@ -278,7 +278,7 @@ bool AsgstQueues::deregister_queue(ASGST_Queue* q) {
   Thread::SpinRelease(&_list_lock);
   if (own_thread) {
     // On its own thread: process what is pending and free the queue now.
-    Asgst::in_vm(thread, [&]() { process(thread, thread->asgst_queues()); });
+    Asgst::in_vm(thread, [&]() { process(thread, thread->_asgst_queues); });
   }
   return true;
 }
@@ -294,8 +294,8 @@ void AsgstQueues::free_queue(AsgstQueue* queue) {
 
 void AsgstQueues::thread_destroyed(JavaThread* thread) {
   Thread::SpinAcquire(&_list_lock);
-  AsgstThreadQueues* queues = thread->asgst_queues();
-  thread->set_asgst_queues(nullptr);
+  AsgstThreadQueues* queues = thread->_asgst_queues;
+  thread->_asgst_queues = nullptr;
   // Elements still pending are dropped: their frames are gone with the thread.
   AsgstQueue* queue = queues != nullptr ? queues->_first : nullptr;
   while (queue != nullptr) {

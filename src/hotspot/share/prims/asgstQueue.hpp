@@ -37,7 +37,7 @@ class AsgstQueues : AllStatic {
  public:
   // Hook, on the thread itself: one load and branch while it has no queue.
   static void process_pending(JavaThread* thread) {
-    AsgstThreadQueues* queues = thread->asgst_queues();
+    AsgstThreadQueues* queues = thread->_asgst_queues;
     if (queues != nullptr) {
       process(thread, queues);
     }
@@ -46,7 +46,7 @@ class AsgstQueues : AllStatic {
   // pending, which keeps the thread's poll armed. One load and branch while
   // the thread has no queue.
   static bool has_pending(JavaThread* thread) {
-    AsgstThreadQueues* queues = thread->asgst_queues();
+    AsgstThreadQueues* queues = thread->_asgst_queues;
     return queues != nullptr && any_pending(queues);
   }
 
