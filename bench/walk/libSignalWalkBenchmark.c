@@ -26,7 +26,6 @@
  */
 
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -40,23 +39,10 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../../test/hotspot/jtreg/serviceability/asgst/native/asgstAsyncGetCallTrace.h"
 
 #define MAX_FRAMES 4096
 #define MAX_SAMPLES 20000
-
-/* AsyncGetCallTrace's types, which no JDK header declares. */
-typedef struct {
-  jint lineno;
-  jmethodID method_id;
-} AGCT_CallFrame;
-
-typedef struct {
-  JNIEnv* env_id;
-  jint num_frames;
-  AGCT_CallFrame* frames;
-} AGCT_CallTrace;
-
-typedef void (*AsyncGetCallTraceFunction)(AGCT_CallTrace*, jint, void*);
 
 enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ENQUEUE, WAYS };
 static const char* names[WAYS] = {
@@ -89,22 +75,12 @@ static int64_t now_ns(void) {
   return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static void JNICALL on_class_load(jvmtiEnv* jvmti_env, JNIEnv* env, jthread thread, jclass klass) {
-  (void)jvmti_env; (void)env; (void)thread; (void)klass;
-}
-
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
-  jvmtiEventCallbacks callbacks;
   (void)reserved;
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
   }
-  /* AsyncGetCallTrace refuses to walk unless some agent listens to ClassLoad. */
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.ClassLoad = on_class_load;
-  (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
-  (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, NULL);
-  async_get_call_trace = (AsyncGetCallTraceFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+  async_get_call_trace = asgst_agct_prepare(jvmti);
   return async_get_call_trace != NULL ? JNI_VERSION_1_8 : JNI_ERR;
 }
 
@@ -131,14 +107,9 @@ static int walk(int way, void* ucontext) {
   static ASGST_CallFrame asgst_frames[MAX_FRAMES];
   int frames = 0;
   switch (way) {
-    case AGCT: {
-      AGCT_CallTrace trace;
-      trace.env_id = target_env;
-      trace.num_frames = 0;
-      trace.frames = agct_frames;
-      async_get_call_trace(&trace, MAX_FRAMES, ucontext);
-      return trace.num_frames > 0 ? trace.num_frames : 0;
-    }
+    case AGCT:
+      frames = asgst_agct_walk(async_get_call_trace, target_env, agct_frames, MAX_FRAMES, ucontext);
+      return frames > 0 ? frames : 0;
     case ITERATOR:
       return ASGST_RunWithIterator(ucontext, 0, count_frames, &frames) > 0 ? frames : 0;
     case ITERATOR_C_FRAMES:

@@ -23,7 +23,6 @@
  * stack, in one run. Each figure is the median of several batches.
  */
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,34 +32,16 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../../test/hotspot/jtreg/serviceability/asgst/native/asgstAsyncGetCallTrace.h"
 
 #define MAX_FRAMES 4096
 #define BATCHES 15
 
-/* AsyncGetCallTrace's types, which no JDK header declares. */
-typedef struct {
-  jint lineno;
-  jmethodID method_id;
-} AGCT_CallFrame;
-
-typedef struct {
-  JNIEnv* env_id;
-  jint num_frames;
-  AGCT_CallFrame* frames;
-} AGCT_CallTrace;
-
-typedef void (*AsyncGetCallTraceFunction)(AGCT_CallTrace*, jint, void*);
-
 static jvmtiEnv* jvmti;
 static AsyncGetCallTraceFunction async_get_call_trace;
 
-static void JNICALL on_class_load(jvmtiEnv* jvmti_env, JNIEnv* env, jthread thread, jclass klass) {
-  (void)jvmti_env; (void)env; (void)thread; (void)klass;
-}
-
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiCapabilities capabilities;
-  jvmtiEventCallbacks callbacks;
   (void)reserved;
   if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
     return JNI_ERR;
@@ -68,12 +49,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   memset(&capabilities, 0, sizeof(capabilities));
   capabilities.can_get_line_numbers = 1;
   (*jvmti)->AddCapabilities(jvmti, &capabilities);
-  /* AsyncGetCallTrace refuses to walk unless some agent listens to ClassLoad. */
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.ClassLoad = on_class_load;
-  (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks));
-  (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_CLASS_LOAD, NULL);
-  async_get_call_trace = (AsyncGetCallTraceFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+  async_get_call_trace = asgst_agct_prepare(jvmti);
   return JNI_VERSION_1_8;
 }
 
@@ -126,14 +102,8 @@ static int walk_once(JNIEnv* env, int way) {
       AsyncGetStackTrace(&trace, MAX_FRAMES, NULL, 0);
       return trace.num_frames;
     }
-    case ASYNC_GET_CALL_TRACE: {
-      AGCT_CallTrace trace;
-      trace.env_id = env;
-      trace.num_frames = 0;
-      trace.frames = agct_frames;
-      async_get_call_trace(&trace, MAX_FRAMES, NULL);
-      return trace.num_frames;
-    }
+    case ASYNC_GET_CALL_TRACE:
+      return asgst_agct_walk(async_get_call_trace, env, agct_frames, MAX_FRAMES, NULL);
     case GET_STACK_TRACE: {
       jint count = 0;
       (*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_FRAMES, jvmti_frames, &count);

@@ -206,14 +206,12 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
 /* Stops; returns {calls, walks of the true context that gave frames}. */
 JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
   jlong r[2];
-  jlongArray array = (*env)->NewLongArray(env, 2);
   (void)cls;
   timer_delete(timer);
   ASGST_DeregisterQueue(queue);
   r[0] = calls;
   r[1] = walks_with_frames;
-  (*env)->SetLongArrayRegion(env, array, 0, 2, r);
-  return array;
+  return asgst_test_long_array(env, r, 2);
 }
 
 /* An address on the calling thread's stack, for the other thread's mutations. */

@@ -30,6 +30,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static jvmtiEnv* jvmti;
 static char message[2048];
@@ -37,7 +38,7 @@ static char message[2048];
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiCapabilities capabilities;
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   memset(&capabilities, 0, sizeof(capabilities));

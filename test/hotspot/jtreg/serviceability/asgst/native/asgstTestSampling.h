@@ -35,6 +35,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "profile.h"
+
 typedef struct {
   volatile pid_t tid;      /* 0: free; -1: being filled in */
   volatile int request;    /* what the thread is asked to do in its handler; 0: nothing */
@@ -71,6 +73,19 @@ static void asgst_sampled_publish(AsgstSampledThread* t) {
 /* Frees a record (the thread ends). */
 static void asgst_sampled_free(AsgstSampledThread* t) {
   __atomic_store_n(&t->tid, 0, __ATOMIC_RELEASE);
+}
+
+/* As the thread ends, once its signal handler no longer finds the record:
+   removes the thread's queue, if it has one, and frees the record. */
+static void asgst_sampled_end(AsgstSampledThread* t, ASGST_Queue* volatile* queue) {
+  ASGST_Queue* q;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);  /* the handler's record pointer cleared before */
+  q = *queue;
+  *queue = NULL;
+  if (q != NULL) {
+    ASGST_DeregisterQueue(q);
+  }
+  asgst_sampled_free(t);
 }
 
 /* The next published record after *next, in turn; its tid, or 0 if there is none. */

@@ -18,8 +18,10 @@
  */
 
 /*
- * What several ASGST test libraries share: starting a CPU-time sampler on the
- * calling thread, and recognizing a method by name. Included by relative path.
+ * What the ASGST test libraries share: signal handlers and timers, method
+ * names, recorded walks and, for C libraries, JNI and JVMTI chores. The
+ * functions that a signal handler may call say so: they neither allocate nor
+ * lock nor touch thread-local variables. Included by relative path.
  */
 
 #ifndef ASGST_TEST_SUPPORT_H
@@ -32,37 +34,51 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "jni.h"
+#include "jvmti.h"
 #include "profile.h"
 
-/*
- * Installs handler for SIGPROF and starts a timer that sends SIGPROF to the
- * calling thread every interval_micros of clock (CLOCK_THREAD_CPUTIME_ID: its
- * CPU time, which the kernel checks only at scheduler ticks; CLOCK_MONOTONIC:
- * wall-clock time). Returns 0, or -1.
- */
-static int asgst_test_start_sampling(void (*handler)(int, siginfo_t*, void*), clockid_t clock,
-                                     long interval_micros, timer_t* timer) {
+/* Installs handler for signo, with the siginfo and context. Returns 0, or -1. */
+static int asgst_test_install_handler(int signo, void (*handler)(int, siginfo_t*, void*)) {
   struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
   memset(&action, 0, sizeof(action));
   action.sa_sigaction = handler;
   action.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&action.sa_mask);
+  return sigaction(signo, &action, NULL);
+}
+
+/*
+ * Installs handler for SIGPROF and starts a timer that sends SIGPROF to the
+ * thread tid every interval_micros of clock (CLOCK_THREAD_CPUTIME_ID: the
+ * calling thread's CPU time, which the kernel checks only at scheduler ticks;
+ * CLOCK_MONOTONIC: wall-clock time; pthread_getcpuclockid: a given thread's
+ * CPU time). Returns 0, or -1.
+ */
+static int asgst_test_start_sampling_of(void (*handler)(int, siginfo_t*, void*), pid_t tid, clockid_t clock,
+                                        long interval_micros, timer_t* timer) {
+  struct sigevent event;
+  struct itimerspec spec;
   memset(&event, 0, sizeof(event));
   event.sigev_notify = SIGEV_THREAD_ID;
   event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  event._sigev_un._tid = tid;
   memset(&spec, 0, sizeof(spec));
   spec.it_interval.tv_sec = interval_micros / 1000000;
   spec.it_interval.tv_nsec = (interval_micros % 1000000) * 1000;
   spec.it_value = spec.it_interval;
-  if (sigaction(SIGPROF, &action, NULL) != 0 ||
+  if (asgst_test_install_handler(SIGPROF, handler) != 0 ||
       timer_create(clock, &event, timer) != 0 ||
       timer_settime(*timer, 0, &spec, NULL) != 0) {
     return -1;
   }
   return 0;
+}
+
+/* The same for the calling thread. */
+static int asgst_test_start_sampling(void (*handler)(int, siginfo_t*, void*), clockid_t clock,
+                                     long interval_micros, timer_t* timer) {
+  return asgst_test_start_sampling_of(handler, (pid_t)syscall(SYS_gettid), clock, interval_micros, timer);
 }
 
 /* The same for the calling thread's CPU time. */
@@ -71,32 +87,180 @@ static int asgst_test_start_cpu_sampling(void (*handler)(int, siginfo_t*, void*)
   return asgst_test_start_sampling(handler, CLOCK_THREAD_CPUTIME_ID, interval_micros, timer);
 }
 
+/* Deletes timer and ignores SIGPROF from then on: a signal still on its way
+   no longer runs the handler. */
+static void asgst_test_stop_sampling(timer_t timer) {
+  struct sigaction ignore;
+  timer_delete(timer);
+  memset(&ignore, 0, sizeof(ignore));
+  ignore.sa_handler = SIG_IGN;
+  sigaction(SIGPROF, &ignore, NULL);
+}
+
+/* Spins until the calling thread has used millis more of CPU time. */
+static void asgst_test_spin_cpu(long millis) {
+  struct timespec start, now;
+  volatile unsigned long spin = 0;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+  do {
+    spin++;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  } while ((now.tv_sec - start.tv_sec) * 1000L + (now.tv_nsec - start.tv_nsec) / 1000000L < millis);
+}
+
+/* Copies the name of method into name (size bytes, truncated to fit), the
+   rest of what ASGST_GetMethodInfo tells into *info. Returns 1, or 0 with ""
+   if it has none (null or no method). Signal safe. */
+static int asgst_test_method_info(ASGST_Method method, char* name, size_t size, ASGST_MethodInfo* info) {
+  memset(info, 0, sizeof(*info));
+  info->method_name = name;
+  info->method_name_length = (jint)size;
+  ASGST_GetMethodInfo(method, info);
+  if (info->method_name == NULL) {
+    name[0] = '\0';
+    return 0;
+  }
+  return 1;
+}
+
+/* The name of method alone. Signal safe. */
+static int asgst_test_method_name(ASGST_Method method, char* name, size_t size) {
+  ASGST_MethodInfo info;
+  return asgst_test_method_info(method, name, size, &info);
+}
+
+/* The same for the name of a class ("Lpkg/Class;"). Signal safe. */
+static int asgst_test_class_name(ASGST_Class klass, char* name, size_t size) {
+  ASGST_ClassInfo info;
+  memset(&info, 0, sizeof(info));
+  info.class_name = name;
+  info.class_name_length = (jint)size;
+  ASGST_GetClassInfo(klass, &info);
+  if (info.class_name == NULL) {
+    name[0] = '\0';
+    return 0;
+  }
+  return 1;
+}
+
 /* Whether method is named name. Signal safe. */
 static int asgst_test_method_is(ASGST_Method method, const char* name) {
   char buffer[64];
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.method_name = buffer;
-  info.method_name_length = sizeof(buffer);
-  ASGST_GetMethodInfo(method, &info);
-  return info.method_name != NULL && strcmp(buffer, name) == 0;
+  return asgst_test_method_name(method, buffer, sizeof(buffer)) && strcmp(buffer, name) == 0;
 }
 
 /* Appends "name/type/comp_level/bci " of frame to text (size bytes, used so far)
-   while it fits, for reports of failed or mismatching walks. */
+   while it fits, for reports of failed or mismatching walks. Signal safe. */
 static void asgst_test_describe_frame(char* text, size_t size, size_t* used, const ASGST_Frame* frame) {
-  char name[48] = "-";
-  if (frame->method != NULL) {
-    ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = (jint)sizeof(name);
-    ASGST_GetMethodInfo(frame->method, &info);
+  char name[48];
+  if (frame->method == NULL || !asgst_test_method_name(frame->method, name, sizeof(name))) {
+    strcpy(name, "-");
   }
   if (*used + 80 < size) {
     *used += (size_t)snprintf(text + *used, size - *used, "%s/%d/%d/%d ", name, frame->type, frame->comp_level,
                               frame->bci);
   }
 }
+
+/* Iterator handler: the method of the second frame, the caller of the
+   native method that walks, in the ASGST_Method arg (left alone if none). */
+static void asgst_test_record_caller(ASGST_Iterator* iterator, void* arg) {
+  ASGST_Frame frame;
+  if (ASGST_NextFrame(iterator, &frame) == 1 && ASGST_NextFrame(iterator, &frame) == 1) {
+    *(ASGST_Method*)arg = frame.method;
+  }
+}
+
+/* How many frames an AsgstTestTrace keeps: a library may define it first. */
+#ifndef ASGST_TEST_MAX_FRAMES
+#define ASGST_TEST_MAX_FRAMES 512
+#endif
+
+/* The frames of a walk, top first. */
+typedef struct {
+  int kind;         /* what the walk function returned: the trace kind, or an error (< 0) */
+  int state;        /* ASGST_State after the last frame kept */
+  int count;
+  ASGST_Frame frames[ASGST_TEST_MAX_FRAMES];
+} AsgstTestTrace;
+
+/* Iterator handler: keeps the frames in the AsgstTestTrace arg (not its kind). Signal safe. */
+static void asgst_test_record(ASGST_Iterator* iterator, void* arg) {
+  AsgstTestTrace* trace = (AsgstTestTrace*)arg;
+  trace->count = 0;
+  while (trace->count < ASGST_TEST_MAX_FRAMES && ASGST_NextFrame(iterator, &trace->frames[trace->count]) == 1) {
+    trace->count++;
+  }
+  trace->state = ASGST_State(iterator);
+}
+
+/* Walks ucontext (null: here) into trace, with state 1 if the walk was
+   refused before its first frame. Returns the kind. Signal safe. */
+static int asgst_test_walk(void* ucontext, int options, AsgstTestTrace* trace) {
+  trace->count = 0;
+  trace->state = 1;
+  trace->kind = ASGST_RunWithIterator(ucontext, options, asgst_test_record, trace);
+  return trace->kind;
+}
+
+/* JNI and JVMTI through C's interface (C++ has its own member functions). */
+#ifndef __cplusplus
+
+/* For JNI_OnLoad: the VM's jvmtiEnv in *jvmti. Returns JNI_VERSION_1_8, or JNI_ERR. */
+static jint asgst_test_load_jvmti(JavaVM* vm, jvmtiEnv** jvmti) {
+  return (*vm)->GetEnv(vm, (void**)jvmti, JVMTI_VERSION) == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;
+}
+
+/* A new int[] of values[0..count); null if it could not be made (an exception is pending). */
+static jintArray asgst_test_int_array(JNIEnv* env, const jint* values, jsize count) {
+  jintArray array = (*env)->NewIntArray(env, count);
+  if (array != NULL) {
+    (*env)->SetIntArrayRegion(env, array, 0, count, values);
+  }
+  return array;
+}
+
+/* The same as a long[]. */
+static jlongArray asgst_test_long_array(JNIEnv* env, const jlong* values, jsize count) {
+  jlongArray array = (*env)->NewLongArray(env, count);
+  if (array != NULL) {
+    (*env)->SetLongArrayRegion(env, array, 0, count, values);
+  }
+  return array;
+}
+
+/* The name JVMTI gives method, in out (size bytes, truncated to fit).
+   Returns 1, or 0 with "" if there is none. */
+static int asgst_test_jvmti_method_name(jvmtiEnv* jvmti, jmethodID method, char* out, size_t size) {
+  char* name = NULL;
+  out[0] = '\0';
+  if (method == NULL || (*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) != JVMTI_ERROR_NONE) {
+    return 0;
+  }
+  snprintf(out, size, "%s", name);
+  (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
+  return 1;
+}
+
+/* The same with its class: "Lpkg/Class;.name". */
+static int asgst_test_jvmti_qualified_name(JNIEnv* env, jvmtiEnv* jvmti, jmethodID method, char* out, size_t size) {
+  char* name = NULL;
+  char* class_signature = NULL;
+  jclass klass = NULL;
+  int found = method != NULL &&
+              (*jvmti)->GetMethodName(jvmti, method, &name, NULL, NULL) == JVMTI_ERROR_NONE &&
+              (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) == JVMTI_ERROR_NONE &&
+              (*jvmti)->GetClassSignature(jvmti, klass, &class_signature, NULL) == JVMTI_ERROR_NONE;
+  out[0] = '\0';
+  if (found) {
+    snprintf(out, size, "%s.%s", class_signature, name);
+  }
+  if (klass != NULL) (*env)->DeleteLocalRef(env, klass);
+  if (name != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
+  if (class_signature != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)class_signature);
+  return found;
+}
+
+#endif /* !__cplusplus */
 
 #endif /* ASGST_TEST_SUPPORT_H */

@@ -73,6 +73,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstAsyncGetCallTrace.h"
 #include "../native/asgstTestSampling.h"
 #include "../native/asgstTestSupport.h"
 
@@ -126,17 +127,7 @@ enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, AGCT_WALK, 
 enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, PARTIAL,
                UNMOUNTED, BAD_CALLER_BCI, REFUSED, COUNTERS };
 
-/* AsyncGetCallTrace's types (it has no public header). */
-typedef struct {
-  jint bci;
-  jmethodID method;
-} AgctFrame;
-typedef struct {
-  JNIEnv* env;
-  jint count;                    /* frames, or an error (< 0) */
-  AgctFrame* frames;
-} AgctTrace;
-static void (*async_get_call_trace)(AgctTrace* trace, jint depth, void* ucontext);
+static AsyncGetCallTraceFunction async_get_call_trace;
 static volatile long counters[LAYERS][COUNTERS];
 
 static jvmtiEnv* jvmti;
@@ -532,36 +523,33 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
    frames in the heap, AsyncGetCallTrace's walk, too, is compared with the top
    of the trace stack only. */
 static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* ucontext) {
-  static __thread AgctFrame frames[MAX_WALK];
+  static __thread AGCT_CallFrame frames[MAX_WALK];
   static __thread int ids[MAX_WALK];
-  AgctTrace agct;
+  jint agct_frames;
   int i, count = 0, younger_traced = 0, bad_caller_bci = -1, top_traced_bci = -1;
   if (async_get_call_trace == NULL || own_entry == NULL) {
     return;
   }
-  agct.env = own_entry->env;
-  agct.frames = frames;
-  agct.count = 0;
-  async_get_call_trace(&agct, MAX_WALK, ucontext);
-  if (agct.count <= 0) {
+  agct_frames = asgst_agct_walk(async_get_call_trace, own_entry->env, frames, MAX_WALK, ucontext);
+  if (agct_frames <= 0) {
     add(&counters[AGCT_WALK][INCOMPLETE], 1);
     return;
   }
-  for (i = 0; i < agct.count; i++) {
-    ASGST_Method method = frames[i].method == NULL ? NULL : ASGST_JMethodIDToMethod(frames[i].method);
+  for (i = 0; i < agct_frames; i++) {
+    ASGST_Method method = frames[i].method_id == NULL ? NULL : ASGST_JMethodIDToMethod(frames[i].method_id);
     int id = method == NULL ? -1 : id_of(method);
     if (id >= 0) {
       if (count == 0) {
-        top_traced_bci = frames[i].bci;
+        top_traced_bci = frames[i].lineno;
       }
       ids[count++] = id;
-      if (younger_traced && bad_caller_bci < 0 && !at_invoke(id, frames[i].bci)) {
+      if (younger_traced && bad_caller_bci < 0 && !at_invoke(id, frames[i].lineno)) {
         bad_caller_bci = count - 1;
       }
     }
     younger_traced = id >= 0;
   }
-  if (agct.count >= MAX_WALK) {
+  if (agct_frames >= MAX_WALK) {
     add(&counters[AGCT_WALK][TOO_DEEP], 1);
     return;
   }
@@ -1028,12 +1016,8 @@ static int enable_extension_event(const char* name, jvmtiExtensionEvent callback
   return found;
 }
 
-/* AsyncGetCallTrace works only while class load events are enabled, and names
-   only methods that have jmethodIDs: made here, as profilers make them. */
-static void JNICALL on_class_load(jvmtiEnv* env, JNIEnv* jni, jthread thread, jclass klass) {
-  (void)env; (void)jni; (void)thread; (void)klass;
-}
-
+/* AsyncGetCallTrace names only methods that have jmethodIDs: made here, as
+   profilers make them (and it walks only while ClassLoad is enabled). */
 static void JNICALL on_class_prepare(jvmtiEnv* env, JNIEnv* jni, jthread thread, jclass klass) {
   jint count = 0;
   jmethodID* methods = NULL;
@@ -1045,19 +1029,11 @@ static void JNICALL on_class_prepare(jvmtiEnv* env, JNIEnv* jni, jthread thread,
 
 static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
   Entry* entry = own_entry;
-  ASGST_Queue* queue;
   (void)env; (void)jni; (void)thread;
-  if (entry == NULL) {
-    return;
+  if (entry != NULL) {
+    own_entry = NULL;  /* from here on the signal handler leaves this thread alone */
+    asgst_sampled_end(&entry->sampled, &entry->queue);
   }
-  own_entry = NULL;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  queue = entry->queue;
-  entry->queue = NULL;
-  if (queue != NULL) {
-    ASGST_DeregisterQueue(queue);
-  }
-  asgst_sampled_free(&entry->sampled);
 }
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
@@ -1071,10 +1047,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   if (dladdr((void*)JNI_OnLoad, &own) != 0) {
     oracle_base = (uintptr_t)own.dli_fbase;
   }
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
-  async_get_call_trace = (void (*)(AgctTrace*, jint, void*))dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
+  async_get_call_trace = asgst_agct_function();
   memset(&capabilities, 0, sizeof(capabilities));
   capabilities.can_support_virtual_threads = 1;
   capabilities.can_get_bytecodes = 1;
@@ -1082,7 +1058,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   callbacks.ThreadEnd = on_thread_end;
   callbacks.VirtualThreadEnd = on_virtual_thread_end;
   callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
-  callbacks.ClassLoad = on_class_load;
+  callbacks.ClassLoad = asgst_agct_on_class_load;
   callbacks.ClassPrepare = on_class_prepare;
   if ((*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
       (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
@@ -1107,15 +1083,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
 }
 
 JNIEXPORT void JNICALL Java_TraceStack_start(JNIEnv* env, jclass cls, jint interval, jint every) {
-  struct sigaction action;
   (void)env; (void)cls;
   interval_micros = interval;
   check_every = every;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_signal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGNAL, &action, NULL);
+  asgst_test_install_handler(SIGNAL, on_signal);
   __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
   if (pthread_create(&samplers[0], NULL, signal_sampler, NULL) == 0) {
     samplers_started = 1;

@@ -51,7 +51,7 @@ static jvmtiEnv* jvmti;
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  return (*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 static void first_java_method(ASGST_Iterator* iterator, void* arg) {
@@ -92,12 +92,8 @@ JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_startSampling(JNIEnv* env, jclass
 
 /* Called by the sampled thread: stops the timer; returning to Java processes what is pending. */
 JNIEXPORT void JNICALL Java_AsgstQueueAccuracy_stopSampling(JNIEnv* env, jclass cls) {
-  struct sigaction ignore;
   (void)env; (void)cls;
-  timer_delete(timer);
-  memset(&ignore, 0, sizeof(ignore));
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPROF, &ignore, NULL);
+  asgst_test_stop_sampling(timer);
 }
 
 /*
@@ -109,7 +105,6 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueAccuracy_results(JNIEnv* env, jclass 
   jint r[7] = {0, 0, 0, 0, 0, 0, 0};
   int n = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
   int i;
-  jintArray array = (*env)->NewIntArray(env, 7);
   (void)cls;
   r[0] = n;
   r[2] = processed_count;
@@ -128,23 +123,21 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueAccuracy_results(JNIEnv* env, jclass 
     }
   }
   (*env)->ReleaseStringUTFChars(env, hot_name, hot);
-  (*env)->SetIntArrayRegion(env, array, 0, 7, r);
-  return array;
+  return asgst_test_int_array(env, r, 7);
 }
 
 /* One JVMTI GetStackTrace sample of thread: 1 if its top frame is the method named hot, 0 if not, -1 if none. */
 JNIEXPORT jint JNICALL Java_AsgstQueueAccuracy_jvmtiSample(JNIEnv* env, jclass cls, jthread thread, jstring hot_name) {
   jvmtiFrameInfo frames[1];
   jint count = 0;
-  char* name = NULL;
+  char name[256];
   jint result = -1;
   (void)cls;
   if ((*jvmti)->GetStackTrace(jvmti, thread, 0, 1, frames, &count) == JVMTI_ERROR_NONE && count == 1 &&
-      (*jvmti)->GetMethodName(jvmti, frames[0].method, &name, NULL, NULL) == JVMTI_ERROR_NONE) {
+      asgst_test_jvmti_method_name(jvmti, frames[0].method, name, sizeof(name))) {
     const char* hot = (*env)->GetStringUTFChars(env, hot_name, NULL);
     result = strcmp(name, hot) == 0;
     (*env)->ReleaseStringUTFChars(env, hot_name, hot);
-    (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
   }
   return result;
 }
@@ -158,15 +151,8 @@ JNIEXPORT jstring JNICALL Java_AsgstQueueAccuracy_firstDifference(JNIEnv* env, j
   for (i = 0; i < n; i++) {
     if (enqueue_result[i] > 0 && signal_top[i] != queue_top[i]) {
       char a[64] = "(none)", b[64] = "(none)";
-      ASGST_MethodInfo info;
-      memset(&info, 0, sizeof(info));
-      info.method_name = a;
-      info.method_name_length = sizeof(a);
-      if (signal_top[i] != NULL) ASGST_GetMethodInfo(signal_top[i], &info);
-      memset(&info, 0, sizeof(info));
-      info.method_name = b;
-      info.method_name_length = sizeof(b);
-      if (queue_top[i] != NULL) ASGST_GetMethodInfo(queue_top[i], &info);
+      if (signal_top[i] != NULL) asgst_test_method_name(signal_top[i], a, sizeof(a));
+      if (queue_top[i] != NULL) asgst_test_method_name(queue_top[i], b, sizeof(b));
       snprintf(text, sizeof(text), "sample %d: signal handler %s, queue %s", i, a, b);
       break;
     }

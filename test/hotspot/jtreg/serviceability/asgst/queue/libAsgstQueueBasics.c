@@ -31,6 +31,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_RECORDS 256
 
@@ -48,17 +49,6 @@ static int start_calls, start_with_iterator, end_calls, end_with_iterator;
 static ASGST_Queue* queues[2];
 static ASGST_Queue* kept;  /* a handle kept past its queue's removal */
 
-static void name_of(ASGST_Method method, char* out, size_t size) {
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  info.method_name = out;
-  info.method_name_length = (jint)size;
-  ASGST_GetMethodInfo(method, &info);
-  if (info.method_name == NULL) {
-    out[0] = '\0';
-  }
-}
-
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   Record* r;
   ASGST_Frame frame;
@@ -70,9 +60,9 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   r->queue_arg = (intptr_t)queue_arg;
   r->element_arg = (intptr_t)element_arg;
   if (ASGST_NextFrame(iterator, &frame) == 1) {
-    name_of(frame.method, r->top, sizeof(r->top));
+    asgst_test_method_name(frame.method, r->top, sizeof(r->top));
     if (ASGST_NextFrame(iterator, &frame) == 1) {
-      name_of(frame.method, r->second, sizeof(r->second));
+      asgst_test_method_name(frame.method, r->second, sizeof(r->second));
     }
   }
   while (ASGST_NextFrame(iterator, &frame) == 1) {
@@ -112,28 +102,23 @@ JNIEXPORT jboolean JNICALL Java_AsgstQueueBasics_deregister(JNIEnv* env, jclass 
 JNIEXPORT jintArray JNICALL
 Java_AsgstQueueBasics_enqueue(JNIEnv* env, jclass cls, jint index, jint count, jint first) {
   jint results[64];
-  jintArray array;
   int i;
   (void)cls;
   for (i = 0; i < count && i < 64; i++) {
     results[i] = ASGST_Enqueue(queues[index], NULL, (void*)(intptr_t)(first + i));
   }
-  array = (*env)->NewIntArray(env, i);
-  (*env)->SetIntArrayRegion(env, array, 0, i, results);
-  return array;
+  return asgst_test_int_array(env, results, i);
 }
 
 /* {size, capacity, attempts} */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_sizeInfo(JNIEnv* env, jclass cls, jint index) {
   ASGST_QueueSizeInfo info = ASGST_GetQueueSizeInfo(queues[index]);
   jint values[3];
-  jintArray array = (*env)->NewIntArray(env, 3);
   (void)cls;
   values[0] = info.size;
   values[1] = info.capacity;
   values[2] = info.attempts;
-  (*env)->SetIntArrayRegion(env, array, 0, 3, values);
-  return array;
+  return asgst_test_int_array(env, values, 3);
 }
 
 /*
@@ -143,6 +128,7 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_sizeInfo(JNIEnv* env, jclass c
  */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_inspect(JNIEnv* env, jclass cls, jint index) {
   jint values[8];
+  /* Made before the enqueues: a JNI call after them would process them, before the return to Java. */
   jintArray array = (*env)->NewIntArray(env, 8);
   ASGST_QueueSizeInfo info;
   int i;
@@ -174,7 +160,7 @@ JNIEXPORT jint JNICALL Java_AsgstQueueBasics_resizeWhilePending(JNIEnv* env, jcl
 /* Enqueues two elements, then deregisters: {deregister, second deregister, enqueue after}. */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_deregisterWhilePending(JNIEnv* env, jclass cls, jint index) {
   jint values[3];
-  jintArray array = (*env)->NewIntArray(env, 3);
+  jintArray array = (*env)->NewIntArray(env, 3);  /* before the enqueues, as in inspect */
   (void)cls;
   ASGST_Enqueue(queues[index], NULL, (void*)(intptr_t)501);
   ASGST_Enqueue(queues[index], NULL, (void*)(intptr_t)502);
@@ -217,14 +203,12 @@ JNIEXPORT void JNICALL Java_AsgstQueueBasics_setCallbacks(JNIEnv* env, jclass cl
 /* {start calls, of them with an iterator that had a frame, end calls, of them with an iterator} */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_callbackCounts(JNIEnv* env, jclass cls) {
   jint values[4];
-  jintArray array = (*env)->NewIntArray(env, 4);
   (void)cls;
   values[0] = start_calls;
   values[1] = start_with_iterator;
   values[2] = end_calls;
   values[3] = end_with_iterator;
-  (*env)->SetIntArrayRegion(env, array, 0, 4, values);
-  return array;
+  return asgst_test_int_array(env, values, 4);
 }
 
 /* The records so far as "queueArg:elementArg:top:second:end", then forgets them. */
@@ -258,7 +242,6 @@ JNIEXPORT void JNICALL Java_AsgstQueueBasics_keepHandle(JNIEnv* env, jclass cls,
  */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_keptHandleChecks(JNIEnv* env, jclass cls) {
   jint values[7];
-  jintArray array = (*env)->NewIntArray(env, 7);
   ASGST_QueueSizeInfo info;
   (void)cls;
   ASGST_ResizeQueue(kept, 1);
@@ -272,8 +255,7 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueBasics_keptHandleChecks(JNIEnv* env, 
   values[4] = info.attempts;
   values[5] = ASGST_GetQueueElement(kept, 0) == NULL;
   values[6] = ASGST_GetEnqueuableElement(kept, NULL).pc == NULL;
-  (*env)->SetIntArrayRegion(env, array, 0, 7, values);
-  return array;
+  return asgst_test_int_array(env, values, 7);
 }
 
 /* The kept handle's capacity: 0 once its queue is removed. */

@@ -73,15 +73,6 @@ static char processing_top[NAME_LENGTH];
 static volatile int next_tag;         /* the tag of the element the signal enqueues */
 static char failure[512];
 
-static void method_name(ASGST_Method method, char* name) {
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  name[0] = '\0';
-  info.method_name = name;
-  info.method_name_length = NAME_LENGTH;
-  ASGST_GetMethodInfo(method, &info);
-}
-
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   int tag = next_tag;
   (void)signo; (void)info;
@@ -94,7 +85,7 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   (void)queue_arg;
   walk->count = 0;
   while (ASGST_NextFrame(iterator, &frame) == 1 && walk->count < MAX_FRAMES) {
-    method_name(frame.method, walk->frames[walk->count].name);
+    asgst_test_method_name(frame.method, walk->frames[walk->count].name, NAME_LENGTH);
     walk->frames[walk->count].bci = frame.bci;
     walk->count++;
   }
@@ -107,7 +98,7 @@ static void top_name(ASGST_Iterator* iterator, char* name) {
   ASGST_Frame frame;
   name[0] = '\0';
   if (iterator != NULL && ASGST_NextFrame(iterator, &frame) == 1) {
-    method_name(frame.method, name);
+    asgst_test_method_name(frame.method, name, NAME_LENGTH);
   }
 }
 
@@ -128,23 +119,15 @@ static void on_end(ASGST_Queue* q, ASGST_Iterator* iterator, void* arg) {
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 JNIEXPORT void JNICALL Java_AsgstQueueCallerMovedOn_register(JNIEnv* env, jclass cls) {
-  struct sigaction action;
   (void)cls;
   queue = ASGST_RegisterQueue(env, 16, 0, on_element, NULL);
   ASGST_SetOnQueueProcessingStart(queue, 0, true, on_start, NULL);
   ASGST_SetOnQueueProcessingEnd(queue, 0, true, on_end, NULL);
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
+  asgst_test_install_handler(SIGPROF, on_sigprof);
 }
 
 JNIEXPORT void JNICALL Java_AsgstQueueCallerMovedOn_enqueueHere(JNIEnv* env, jclass cls) {
@@ -155,12 +138,8 @@ JNIEXPORT void JNICALL Java_AsgstQueueCallerMovedOn_enqueueHere(JNIEnv* env, jcl
     count = 0;
   }
   for (int i = 0; i < count; i++) {
-    char* name = NULL;
     reference[i].bci = (int)frames[i].location;
-    if ((*jvmti)->GetMethodName(jvmti, frames[i].method, &name, NULL, NULL) == JVMTI_ERROR_NONE) {
-      snprintf(reference[i].name, NAME_LENGTH, "%s", name);
-      (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
-    }
+    asgst_test_jvmti_method_name(jvmti, frames[i].method, reference[i].name, NAME_LENGTH);
   }
   reference_count = count;
   next_tag = 0;

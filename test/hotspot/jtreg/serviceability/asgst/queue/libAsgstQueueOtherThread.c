@@ -97,13 +97,11 @@ JNIEXPORT jboolean JNICALL Java_AsgstQueueOtherThread_deregister(JNIEnv* env, jc
 
 JNIEXPORT jintArray JNICALL Java_AsgstQueueOtherThread_counts(JNIEnv* env, jclass cls) {
   jint r[5];
-  jintArray array = (*env)->NewIntArray(env, 5);
   (void)cls;
   r[0] = accepted;
   r[1] = processed;
   r[2] = processed_elsewhere;
   r[3] = accepted_after_removal;
   r[4] = no_queue_after_removal;
-  (*env)->SetIntArrayRegion(env, array, 0, 5, r);
-  return array;
+  return asgst_test_int_array(env, r, 5);
 }

@@ -110,14 +110,12 @@ JNIEXPORT void JNICALL Java_AsgstQueueStress_deregister(JNIEnv* env, jclass cls)
 /* {accepted, processed, walked to the end, walks that failed} */
 JNIEXPORT jintArray JNICALL Java_AsgstQueueStress_counts(JNIEnv* env, jclass cls) {
   jint r[4];
-  jintArray array = (*env)->NewIntArray(env, 4);
   (void)cls;
   r[0] = accepted;
   r[1] = processed;
   r[2] = walked_fully;
   r[3] = walk_errors;
-  (*env)->SetIntArrayRegion(env, array, 0, 4, r);
-  return array;
+  return asgst_test_int_array(env, r, 4);
 }
 
 /* Failed walks as "code:count ...", then the first failed walks frame by frame. */

@@ -54,13 +54,10 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   trace[0] = '\0';
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     char name[64];
-    ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = sizeof(name);
-    ASGST_GetMethodInfo(frame.method, &info);
+    int named = asgst_test_method_name(frame.method, name, sizeof(name));
     if (used + 80 < sizeof(trace)) {
-      used += (size_t)snprintf(trace + used, sizeof(trace) - used, "%s(%d,%d) ", info.method_name ? name : "?", frame.type, frame.comp_level);
+      used += (size_t)snprintf(trace + used, sizeof(trace) - used, "%s(%d,%d) ", named ? name : "?", frame.type,
+                               frame.comp_level);
     }
     if (asgst_test_method_is(frame.method, "virtualWork")) virtual_frames = 1;
     if (asgst_test_method_is(frame.method, "runWorker")) carrier_frames = 1;
@@ -112,14 +109,9 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
 }
 
 JNIEXPORT void JNICALL Java_AsgstQueueVirtualThreads_startSampling(JNIEnv* env, jclass cls, jint interval_micros) {
-  struct sigaction action;
   struct itimerval timer;
   (void)env; (void)cls;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sigprof;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
+  asgst_test_install_handler(SIGPROF, on_sigprof);
   memset(&timer, 0, sizeof(timer));
   timer.it_interval.tv_usec = interval_micros;
   timer.it_value = timer.it_interval;
@@ -133,6 +125,7 @@ JNIEXPORT void JNICALL Java_AsgstQueueVirtualThreads_startSampling(JNIEnv* env, 
 JNIEXPORT jintArray JNICALL Java_AsgstQueueVirtualThreads_stopSampling(JNIEnv* env, jclass cls) {
   struct itimerval off;
   jint r[7];
+  /* Made first: the JNI call processes what this thread has pending before the counts are read. */
   jintArray array = (*env)->NewIntArray(env, 7);
   (void)cls;
   memset(&off, 0, sizeof(off));

@@ -23,6 +23,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_EVENTS 64
 
@@ -56,14 +57,11 @@ static void on_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool 
   for (i = 0; i < count; i++) {
     char name[16];
     ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = sizeof(name);
-    ASGST_GetMethodInfo(methods[i], &info);
+    int named = asgst_test_method_info(methods[i], name, sizeof(name), &info);
     if (methods[i] == sampled[0]) {
       events[index].held_old_method = 1;
     }
-    if (info.method_name != NULL && strcmp(name, "work") == 0) {
+    if (named && strcmp(name, "work") == 0) {
       events[index].idnum_of_work = info.idnum;
     }
   }
@@ -75,17 +73,10 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   return JNI_VERSION_1_8;
 }
 
-static void record_caller(ASGST_Iterator* iterator, void* arg) {
-  ASGST_Frame frame;
-  if (ASGST_NextFrame(iterator, &frame) == 1 && ASGST_NextFrame(iterator, &frame) == 1) {
-    *(ASGST_Method*)arg = frame.method;
-  }
-}
-
 JNIEXPORT void JNICALL Java_AsgstRedefinition_sample(JNIEnv* env, jclass cls) {
   (void)env; (void)cls;
   if (sample_count < 2) {
-    ASGST_RunWithIterator(NULL, 0, record_caller, &sampled[sample_count++]);
+    ASGST_RunWithIterator(NULL, 0, asgst_test_record_caller, &sampled[sample_count++]);
   }
 }
 

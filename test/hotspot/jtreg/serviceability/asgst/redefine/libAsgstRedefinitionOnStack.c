@@ -26,6 +26,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static jvmtiEnv* jvmti;
 static ASGST_Method sampled;             /* OnStack.run as the walk saw it */
@@ -73,35 +74,22 @@ static void count_handed(int* before, int* after, int* not_redefined) {
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   ASGST_RegisterClassUnloadHandler(on_unload, NULL);
   return JNI_VERSION_1_8;
 }
 
-static void method_name(ASGST_Method method, char* name, size_t size) {
-  ASGST_MethodInfo info;
-  memset(&info, 0, sizeof(info));
-  name[0] = '\0';
-  info.method_name = name;
-  info.method_name_length = (jint)size;
-  ASGST_GetMethodInfo(method, &info);
-}
-
 /* The first frame named run: OnStack.run (this walk starts in sampleRun). */
 static void find_run(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
-  char name[32];
   (void)arg;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
-    if (frame.method != NULL) {
-      method_name(frame.method, name, sizeof(name));
-      if (strcmp(name, "run") == 0) {
-        sampled = frame.method;
-        sampled_bci = frame.bci;
-        return;
-      }
+    if (frame.method != NULL && asgst_test_method_is(frame.method, "run")) {
+      sampled = frame.method;
+      sampled_bci = frame.bci;
+      return;
     }
   }
 }
@@ -114,16 +102,12 @@ JNIEXPORT void JNICALL Java_AsgstRedefinitionOnStack_sampleRun(JNIEnv* env, jcla
   /* JVMTI: frame 0 is sampleRun, frame 1 OnStack.run. */
   if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, 8, frames, &count) == JVMTI_ERROR_NONE) {
     for (i = 0; i < count; i++) {
-      char* name = NULL;
-      if ((*jvmti)->GetMethodName(jvmti, frames[i].method, &name, NULL, NULL) == JVMTI_ERROR_NONE) {
-        int is_run = strcmp(name, "run") == 0;
-        (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
-        if (is_run) {
-          jvmti_method = frames[i].method;
-          jvmti_location = frames[i].location;
-          (*jvmti)->IsMethodObsolete(jvmti, jvmti_method, &jvmti_obsolete);
-          break;
-        }
+      char name[64];
+      if (asgst_test_jvmti_method_name(jvmti, frames[i].method, name, sizeof(name)) && strcmp(name, "run") == 0) {
+        jvmti_method = frames[i].method;
+        jvmti_location = frames[i].location;
+        (*jvmti)->IsMethodObsolete(jvmti, jvmti_method, &jvmti_obsolete);
+        break;
       }
     }
   }

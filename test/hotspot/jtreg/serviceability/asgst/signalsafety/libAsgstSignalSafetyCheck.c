@@ -51,11 +51,7 @@ static void name_frames(ASGST_Iterator* iterator, void* arg) {
   (void)arg;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     if (frame.method != NULL) {
-      ASGST_MethodInfo info;
-      memset(&info, 0, sizeof(info));
-      info.method_name = name;
-      info.method_name_length = sizeof(name);
-      ASGST_GetMethodInfo(frame.method, &info);
+      asgst_test_method_name(frame.method, name, sizeof(name));
     }
   }
 }
@@ -68,27 +64,16 @@ static void on_sample(int signo, siginfo_t* info, void* ucontext) {
   }
 }
 
-static double cpu_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return (double)now.tv_sec + now.tv_nsec / 1e9;
-}
-
 JNIEXPORT jlong JNICALL Java_AsgstSignalSafety_sampleAndCount(JNIEnv* env, jclass cls, jint cpu_millis) {
   volatile long* checked = (volatile long*)dlsym(RTLD_DEFAULT, "asgst_signal_safety_checked_calls");
   timer_t timer;
-  double end;
-  volatile unsigned long spin = 0;
   (void)cls;
   if (checked == NULL) {
     return -1;
   }
   queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
   asgst_test_start_cpu_sampling(on_sample, 1000, &timer);
-  end = cpu_seconds() + cpu_millis / 1000.0;
-  while (cpu_seconds() < end) {
-    spin++;
-  }
+  asgst_test_spin_cpu(cpu_millis);
   timer_delete(timer);
   return *checked;
 }
@@ -104,12 +89,7 @@ static void allocate_inside(int signo, siginfo_t* info, void* ucontext) {
 }
 
 JNIEXPORT void JNICALL Java_AsgstSignalSafety_violate(JNIEnv* env, jclass cls) {
-  struct sigaction action;
   (void)env; (void)cls;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = allocate_inside;
-  action.sa_flags = SA_SIGINFO;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
+  asgst_test_install_handler(SIGPROF, allocate_inside);
   raise(SIGPROF);
 }

@@ -162,22 +162,12 @@ static void record_failure(Stats* stats, int state, long frames, ASGST_Frame* la
     ASGST_Frame* f = &last[(frames + i) % RECORDED_FRAMES];  /* oldest first */
     char name[64], class_name[64];
     ASGST_MethodInfo info;
-    ASGST_ClassInfo class_info;
     r->last[i] = *f;
     r->names[i][0] = '\0';
     if (f->method != NULL) {
-      memset(&info, 0, sizeof(info));
-      info.method_name = name;
-      info.method_name_length = sizeof(name);
-      ASGST_GetMethodInfo(f->method, &info);
-      memset(&class_info, 0, sizeof(class_info));
-      class_info.class_name = class_name;
-      class_info.class_name_length = sizeof(class_name);
-      if (info.klass != NULL) {
-        ASGST_GetClassInfo(info.klass, &class_info);
-      }
-      snprintf(r->names[i], sizeof(r->names[i]), "%s.%s", class_info.class_name != NULL ? class_name : "?",
-               info.method_name != NULL ? name : "?");
+      int named = asgst_test_method_info(f->method, name, sizeof(name), &info);
+      int class_named = info.klass != NULL && asgst_test_class_name(info.klass, class_name, sizeof(class_name));
+      snprintf(r->names[i], sizeof(r->names[i]), "%s.%s", class_named ? class_name : "?", named ? name : "?");
     }
   }
 }
@@ -205,20 +195,12 @@ static int is_entry_method(ASGST_Method method) {
   };
   char name[64], class_name[128];
   ASGST_MethodInfo info;
-  ASGST_ClassInfo class_info;
   size_t i;
-  memset(&info, 0, sizeof(info));
-  info.method_name = name;
-  info.method_name_length = sizeof(name);
-  ASGST_GetMethodInfo(method, &info);
-  if (info.method_name == NULL || info.klass == NULL) {
+  if (!asgst_test_method_info(method, name, sizeof(name), &info) || info.klass == NULL ||
+      !asgst_test_class_name(info.klass, class_name, sizeof(class_name))) {
     return 0;
   }
-  memset(&class_info, 0, sizeof(class_info));
-  class_info.class_name = class_name;
-  class_info.class_name_length = sizeof(class_name);
-  ASGST_GetClassInfo(info.klass, &class_info);
-  for (i = 0; class_info.class_name != NULL && i < sizeof(entries) / sizeof(entries[0]); i++) {
+  for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++) {
     if ((entries[i][0] == NULL || strcmp(class_name, entries[i][0]) == 0) &&
         (strcmp(entries[i][1], "*") == 0 || strcmp(name, entries[i][1]) == 0)) {
       return 1;
@@ -408,33 +390,20 @@ static void JNICALL on_thread_start(jvmtiEnv* env, JNIEnv* jni, jthread thread) 
 
 static void JNICALL on_thread_end(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
   Entry* entry = own_entry;
-  ASGST_Queue* queue;
   (void)env; (void)jni; (void)thread;
-  if (entry == NULL) {
-    return;
+  if (entry != NULL) {
+    own_entry = NULL;  /* from here on the signal handler leaves this thread alone */
+    asgst_sampled_end(&entry->sampled, &entry->queue);
   }
-  own_entry = NULL;  /* from here on the signal handler leaves this thread alone */
-  __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  queue = entry->queue;
-  entry->queue = NULL;
-  if (queue != NULL) {
-    ASGST_DeregisterQueue(queue);
-  }
-  asgst_sampled_free(&entry->sampled);
 }
 
 static void on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool redefined, void* arg) {
   char name[256];
-  ASGST_ClassInfo info;
   int i;
   (void)redefined; (void)arg;
   add(&unloaded_classes, 1);
   add(&unloaded_methods, count);
-  memset(&info, 0, sizeof(info));
-  info.class_name = name;
-  info.class_name_length = sizeof(name);
-  ASGST_GetClassInfo(klass, &info);
-  if (info.class_name == NULL || name[0] != 'L') {
+  if (!asgst_test_class_name(klass, name, sizeof(name)) || name[0] != 'L') {
     add(&unload_info_failures, 1);
   }
   for (i = 0; i < count; i++) {
@@ -443,13 +412,8 @@ static void on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count,
 }
 
 static void JNICALL on_vm_init(jvmtiEnv* env, JNIEnv* jni, jthread thread) {
-  struct sigaction action;
   (void)env; (void)thread;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_signal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGNAL, &action, NULL);
+  asgst_test_install_handler(SIGNAL, on_signal);
   ASGST_RegisterClassUnloadHandler(on_class_unload, NULL);
   start_sampling_thread(jni);
   if (pthread_create(&samplers[0], NULL, signal_sampler, NULL) == 0) {
@@ -513,7 +477,7 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM* vm, char* options, void* reserved) {
   if (options != NULL && strncmp(options, "interval=", 9) == 0) {
     interval_micros = atol(options + 9);
   }
-  if (interval_micros <= 0 || (*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+  if (interval_micros <= 0 || asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   memset(&callbacks, 0, sizeof(callbacks));

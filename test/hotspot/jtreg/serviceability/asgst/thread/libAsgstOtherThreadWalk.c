@@ -41,12 +41,13 @@
 #define MAX_FRAMES 256
 #define SIGNAL SIGPROF
 
+#define ASGST_TEST_MAX_FRAMES MAX_FRAMES
+#include "../native/asgstTestSupport.h"
+
 typedef struct {
   int result;               /* kind (> 0) or error of the walk */
   int state;                /* thread state (AsyncGetStackTrace only) */
-  int end;                  /* ASGST_State after the last frame (iterator only) */
-  int count;
-  ASGST_Frame frames[MAX_FRAMES];
+  AsgstTestTrace trace;     /* trace.state: ASGST_State after the last frame (iterator only) */
 } Walk;
 
 typedef struct {
@@ -68,10 +69,7 @@ static pid_t gettid_now(void) {
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 static void on_signal(int signo, siginfo_t* info, void* ucontext) {
@@ -85,14 +83,6 @@ static void on_signal(int signo, siginfo_t* info, void* ucontext) {
     /* halted: the sampler walks this thread now */
   }
   __atomic_store_n(&phase, 3, __ATOMIC_RELEASE);
-}
-
-static void record(ASGST_Iterator* iterator, void* arg) {
-  Walk* walk = (Walk*)arg;
-  while (walk->count < MAX_FRAMES && ASGST_NextFrame(iterator, &walk->frames[walk->count]) == 1) {
-    walk->count++;
-  }
-  walk->end = ASGST_State(iterator);
 }
 
 static int wait_for_phase(int wanted) {
@@ -123,9 +113,10 @@ static void walk_both(Request* request, void* context, Sample* sample) {
   ASGST_CallTrace trace;
   int i, kind;
   memset(sample, 0, sizeof(*sample));
-  kind = ASGST_RunWithIteratorOfThread(request->tid, context, request->options, record, &sample->iterator);
+  kind = ASGST_RunWithIteratorOfThread(request->tid, context, request->options, asgst_test_record,
+                                       &sample->iterator.trace);
   /* A walk that failed on the way counts as its error. */
-  sample->iterator.result = kind > 0 && sample->iterator.end < 0 ? sample->iterator.end : kind;
+  sample->iterator.result = kind > 0 && sample->iterator.trace.state < 0 ? sample->iterator.trace.state : kind;
   memset(&trace, 0, sizeof(trace));
   trace.env_id = request->env;
   trace.state = request->accepted_states;
@@ -134,7 +125,7 @@ static void walk_both(Request* request, void* context, Sample* sample) {
   sample->call_trace.result = trace.num_frames < 0 ? trace.num_frames : trace.kind;
   sample->call_trace.state = trace.state;
   for (i = 0; trace.num_frames > 0 && i < trace.num_frames; i++) {
-    ASGST_Frame* f = &sample->call_trace.frames[i];
+    ASGST_Frame* f = &sample->call_trace.trace.frames[i];
     f->type = frames[i].type;
     if (f->type == ASGST_FRAME_NON_JAVA) {
       f->pc = frames[i].non_java_frame.pc;
@@ -147,7 +138,7 @@ static void walk_both(Request* request, void* context, Sample* sample) {
       f->comp_level = frames[i].java_frame.comp_level;
     }
   }
-  sample->call_trace.count = trace.num_frames > 0 ? trace.num_frames : 0;
+  sample->call_trace.trace.count = trace.num_frames > 0 ? trace.num_frames : 0;
 }
 
 static void* sampler(void* arg) {
@@ -172,27 +163,16 @@ static void describe(JNIEnv* env, Walk* walk, char* out, size_t size) {
   size_t used = 0;
   int i;
   used += snprintf(out, size, "%d %d ", walk->result, walk->state);
-  for (i = 0; i < walk->count && used + 1 < size; i++) {
-    ASGST_Frame* f = &walk->frames[i];
+  for (i = 0; i < walk->trace.count && used + 1 < size; i++) {
+    ASGST_Frame* f = &walk->trace.frames[i];
     const char* separator = i == 0 ? "" : "|";
+    char name[1024];
     if (f->type == ASGST_FRAME_NON_JAVA) {
       used += snprintf(out + used, size - used, "%s@", separator);
+    } else if (asgst_test_jvmti_qualified_name(env, jvmti, ASGST_MethodToJMethodID(f->method), name, sizeof(name))) {
+      used += snprintf(out + used, size - used, "%s%s:%d:%d", separator, name, f->bci, f->comp_level);
     } else {
-      jmethodID id = ASGST_MethodToJMethodID(f->method);
-      char* name = NULL;
-      char* class_signature = NULL;
-      jclass klass = NULL;
-      if (id != NULL && (*jvmti)->GetMethodName(jvmti, id, &name, NULL, NULL) == JVMTI_ERROR_NONE &&
-          (*jvmti)->GetMethodDeclaringClass(jvmti, id, &klass) == JVMTI_ERROR_NONE &&
-          (*jvmti)->GetClassSignature(jvmti, klass, &class_signature, NULL) == JVMTI_ERROR_NONE) {
-        used += snprintf(out + used, size - used, "%s%s.%s:%d:%d", separator, class_signature, name,
-                         f->bci, f->comp_level);
-      } else {
-        used += snprintf(out + used, size - used, "%s?", separator);
-      }
-      if (klass != NULL) (*env)->DeleteLocalRef(env, klass);
-      if (name != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)name);
-      if (class_signature != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)class_signature);
+      used += snprintf(out + used, size - used, "%s?", separator);
     }
   }
 }
@@ -219,16 +199,11 @@ Java_AsgstOtherThreadWalk_sample(JNIEnv* env, jclass cls, jint tid, jlong thread
                                  jint interval_micros) {
   static char text[MAX_FRAMES * 96];
   Request request;
-  struct sigaction action;
   pthread_t thread;
   jobjectArray result;
   int i;
   (void)cls;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_signal;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGNAL, &action, NULL);
+  asgst_test_install_handler(SIGNAL, on_signal);
 
   request.tid = (pid_t)tid;
   request.env = (JNIEnv*)(intptr_t)thread_env;
@@ -269,7 +244,6 @@ Java_AsgstOtherThreadWalk_walkWithoutSignal(JNIEnv* env, jclass cls, jint tid, j
   ASGST_CallTrace trace;
   int called = 0;
   jint results[3];
-  jintArray array;
   (void)cls;
   results[0] = ASGST_RunWithIteratorOfThread((jlong)tid, NULL, 0, ignore_walk, &called);
   memset(&trace, 0, sizeof(trace));
@@ -278,7 +252,5 @@ Java_AsgstOtherThreadWalk_walkWithoutSignal(JNIEnv* env, jclass cls, jint tid, j
   AsyncGetStackTrace(&trace, 8, NULL, 0);
   results[1] = trace.num_frames;
   results[2] = called;
-  array = (*env)->NewIntArray(env, 3);
-  (*env)->SetIntArrayRegion(env, array, 0, 3, results);
-  return array;
+  return asgst_test_int_array(env, results, 3);
 }

@@ -48,7 +48,7 @@ static void on_sample(int signo, siginfo_t* info, void* ucontext) {
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  return (*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 JNIEXPORT void JNICALL Java_AsgstThreadStateSampled_register(JNIEnv* env, jclass cls) {
@@ -57,27 +57,10 @@ JNIEXPORT void JNICALL Java_AsgstThreadStateSampled_register(JNIEnv* env, jclass
   sampled_tid = (pid_t)syscall(SYS_gettid);
 }
 
-/* A timer on the sampled thread's CPU clock that signals that thread. */
+/* A timer on the CPU clock of thread tid that signals that thread every millisecond. */
 static void start_timer_for(pid_t tid, clockid_t clock) {
-  struct sigaction action;
-  struct sigevent event;
-  struct itimerspec spec;
-  memset(&action, 0, sizeof(action));
-  action.sa_sigaction = on_sample;
-  action.sa_flags = SA_SIGINFO | SA_RESTART;
-  sigemptyset(&action.sa_mask);
-  sigaction(SIGPROF, &action, NULL);
-  memset(&event, 0, sizeof(event));
-  event.sigev_notify = SIGEV_THREAD_ID;
-  event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = tid;
-  memset(&spec, 0, sizeof(spec));
-  spec.it_interval.tv_nsec = 1000000;
-  spec.it_value = spec.it_interval;
   sample_count = 0;
-  if (timer_create(clock, &event, &timer) == 0) {
-    timer_settime(timer, 0, &spec, NULL);
-  }
+  asgst_test_start_sampling_of(on_sample, tid, clock, 1000, &timer);
 }
 
 JNIEXPORT void JNICALL Java_AsgstThreadStateSampled_startSampling(JNIEnv* env, jclass cls) {
@@ -87,7 +70,6 @@ JNIEXPORT void JNICALL Java_AsgstThreadStateSampled_startSampling(JNIEnv* env, j
 
 static jintArray counts(JNIEnv* env, int expected) {
   jint r[3] = { 0, 0, 0 };
-  jintArray array = (*env)->NewIntArray(env, 3);
   int i, n = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
   r[0] = n;
   for (i = 0; i < n; i++) {
@@ -95,8 +77,7 @@ static jintArray counts(JNIEnv* env, int expected) {
       r[2] = states[i];
     }
   }
-  (*env)->SetIntArrayRegion(env, array, 0, 3, r);
-  return array;
+  return asgst_test_int_array(env, r, 3);
 }
 
 JNIEXPORT jintArray JNICALL Java_AsgstThreadStateSampled_stopSampling(JNIEnv* env, jclass cls, jint expected) {
@@ -133,23 +114,12 @@ JNIEXPORT void JNICALL Java_AsgstThreadStateSampled_release(JNIEnv* env, jclass 
   __atomic_store_n(&released, 1, __ATOMIC_RELEASE);
 }
 
-static double cpu_seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return (double)now.tv_sec + now.tv_nsec / 1e9;
-}
-
 static void* unattached_spin(void* arg) {
   clockid_t clock;
-  double end;
-  volatile unsigned long spin = 0;
   (void)arg;
   pthread_getcpuclockid(pthread_self(), &clock);
   start_timer_for((pid_t)syscall(SYS_gettid), clock);
-  end = cpu_seconds() + 1.0;
-  while (cpu_seconds() < end) {
-    spin++;
-  }
+  asgst_test_spin_cpu(1000);
   timer_delete(timer);
   return NULL;
 }
@@ -157,7 +127,6 @@ static void* unattached_spin(void* arg) {
 JNIEXPORT jintArray JNICALL Java_AsgstThreadStateSampled_sampleUnattachedThread(JNIEnv* env, jclass cls) {
   pthread_t thread;
   jint r[2] = { 0, 0 };
-  jintArray array = (*env)->NewIntArray(env, 2);
   int i, n;
   (void)cls;
   if (pthread_create(&thread, NULL, unattached_spin, NULL) == 0) {
@@ -168,6 +137,5 @@ JNIEXPORT jintArray JNICALL Java_AsgstThreadStateSampled_sampleUnattachedThread(
   for (i = 0; i < n; i++) {
     r[1] += states[i] != -1;
   }
-  (*env)->SetIntArrayRegion(env, array, 0, 2, r);
-  return array;
+  return asgst_test_int_array(env, r, 2);
 }

@@ -25,33 +25,16 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
-#define MAX_FRAMES 512
-
-typedef struct {
-  int count;
-  int state;
-  ASGST_Frame frames[MAX_FRAMES];
-} Trace;
+#define MAX_FRAMES ASGST_TEST_MAX_FRAMES
 
 static jvmtiEnv* jvmti;
 static char message[512];
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
-}
-
-static void record(ASGST_Iterator* iterator, void* arg) {
-  Trace* trace = (Trace*)arg;
-  trace->count = 0;
-  while (trace->count < MAX_FRAMES && ASGST_NextFrame(iterator, &trace->frames[trace->count]) == 1) {
-    trace->count++;
-  }
-  trace->state = ASGST_State(iterator);
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 /*
@@ -60,12 +43,12 @@ static void record(ASGST_Iterator* iterator, void* arg) {
  * of C frames that lie between two Java frames.
  */
 static const char* check(int* between) {
-  static Trace plain, mixed;
+  static AsgstTestTrace plain, mixed;
   jvmtiFrameInfo expected[MAX_FRAMES];
   jint expected_count = 0;
   int kind, i, j, last_java;
 
-  kind = ASGST_RunWithIterator(NULL, 0, record, &plain);
+  kind = asgst_test_walk(NULL, 0, &plain);
   if (kind != ASGST_JAVA_TRACE || plain.state != ASGST_NO_FRAME) {
     const ASGST_Frame* last = plain.count > 0 ? &plain.frames[plain.count - 1] : NULL;
     snprintf(message, sizeof(message), "plain walk: kind %d, end state %d after %d frames, the last of type %d, level %d, bci %d",
@@ -88,7 +71,7 @@ static const char* check(int* between) {
     }
   }
 
-  kind = ASGST_RunWithIterator(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, record, &mixed);
+  kind = asgst_test_walk(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, &mixed);
   if (kind != ASGST_JAVA_TRACE || mixed.state != ASGST_NO_FRAME) {
     snprintf(message, sizeof(message), "walk with C frames: kind %d, end state %d", kind, mixed.state);
     return message;

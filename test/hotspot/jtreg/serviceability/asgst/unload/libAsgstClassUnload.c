@@ -28,6 +28,7 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define MAX_EVENTS 100000
 #define MAX_SAMPLED 64
@@ -52,7 +53,6 @@ static int sampled_count;
 
 static void on_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool redefined, void* arg) {
   char class_name[64];
-  ASGST_ClassInfo class_info;
   int index = __atomic_fetch_add(&event_count, 1, __ATOMIC_RELAXED);
   int i;
   Event* e;
@@ -65,19 +65,12 @@ static void on_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool 
   e->method_count = count;
   e->redefined = redefined;
   e->saw_work = 0;
-  memset(&class_info, 0, sizeof(class_info));
-  class_info.class_name = class_name;
-  class_info.class_name_length = sizeof(class_name);
-  ASGST_GetClassInfo(klass, &class_info);
-  e->name_ok = class_info.class_name != NULL && strcmp(class_name, "LUnloadable;") == 0;
+  e->name_ok = asgst_test_class_name(klass, class_name, sizeof(class_name)) && strcmp(class_name, "LUnloadable;") == 0;
   for (i = 0; i < count; i++) {
     char name[32];
     ASGST_MethodInfo info;
-    memset(&info, 0, sizeof(info));
-    info.method_name = name;
-    info.method_name_length = sizeof(name);
-    ASGST_GetMethodInfo(methods[i], &info);
-    if (info.method_name != NULL && strcmp(name, "work") == 0 && info.klass == klass) {
+    if (asgst_test_method_info(methods[i], name, sizeof(name), &info) && strcmp(name, "work") == 0 &&
+        info.klass == klass) {
       e->saw_work = 1;
     }
   }
@@ -85,21 +78,12 @@ static void on_unload(ASGST_Class klass, ASGST_Method* methods, int count, bool 
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   ASGST_RegisterClassUnloadHandler(on_unload, &handler_args[0]);
   ASGST_RegisterClassUnloadHandler(on_unload, &handler_args[1]);
   return JNI_VERSION_1_8;
-}
-
-static void record_caller(ASGST_Iterator* iterator, void* arg) {
-  ASGST_Frame frame;
-  ASGST_Method* caller = (ASGST_Method*)arg;
-  /* The native method itself, then its caller. */
-  if (ASGST_NextFrame(iterator, &frame) == 1 && ASGST_NextFrame(iterator, &frame) == 1) {
-    *caller = frame.method;
-  }
 }
 
 /* Called from Unloadable.work(): records the id and method count of its class. */
@@ -110,7 +94,8 @@ JNIEXPORT void JNICALL Java_AsgstClassUnload_sample(JNIEnv* env, jclass cls) {
   jmethodID* methods = NULL;
   jclass klass;
   (void)cls;
-  if (ASGST_RunWithIterator(NULL, 0, record_caller, &caller) <= 0 || caller == NULL || sampled_count >= MAX_SAMPLED) {
+  if (ASGST_RunWithIterator(NULL, 0, asgst_test_record_caller, &caller) <= 0 || caller == NULL ||
+      sampled_count >= MAX_SAMPLED) {
     return;
   }
   memset(&info, 0, sizeof(info));

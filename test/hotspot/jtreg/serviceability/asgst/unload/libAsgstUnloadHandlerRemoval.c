@@ -24,6 +24,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 static volatile int running;   /* calls of the handler running now */
 static volatile int started;   /* calls begun */
@@ -54,15 +55,13 @@ JNIEXPORT void JNICALL Java_AsgstUnloadHandlerRemoval_register(JNIEnv* env, jcla
 
 JNIEXPORT jintArray JNICALL Java_AsgstUnloadHandlerRemoval_removeDuringCall(JNIEnv* env, jclass cls) {
   jint r[3];
-  jintArray array = (*env)->NewIntArray(env, 3);
   (void)cls;
   while (__atomic_load_n(&running, __ATOMIC_SEQ_CST) == 0) {
   }
   r[0] = ASGST_DeregisterClassUnloadHandler(on_unload, NULL) ? 1 : 0;
   r[1] = __atomic_load_n(&running, __ATOMIC_SEQ_CST);
   r[2] = __atomic_load_n(&ended, __ATOMIC_SEQ_CST);
-  (*env)->SetIntArrayRegion(env, array, 0, 3, r);
-  return array;
+  return asgst_test_int_array(env, r, 3);
 }
 
 JNIEXPORT jboolean JNICALL Java_AsgstUnloadHandlerRemoval_removeAgain(JNIEnv* env, jclass cls) {

@@ -279,7 +279,6 @@ JNIEXPORT void JNICALL Java_AsgstLeafCallEdges_startSampling(JNIEnv* env, jclass
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, jclass cls) {
-  jlongArray result = (*env)->NewLongArray(env, 3 * PLACES);
   jlong values[3 * PLACES];
   int i;
   (void)cls;
@@ -289,8 +288,7 @@ JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, j
     values[3 * i + 1] = differed[i];
     values[3 * i + 2] = refused[i];
   }
-  (*env)->SetLongArrayRegion(env, result, 0, 3 * PLACES, values);
-  return result;
+  return asgst_test_long_array(env, values, 3 * PLACES);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstLeafCallEdges_firstDifference(JNIEnv* env, jclass cls) {
@@ -311,7 +309,7 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiEnv* jvmti;
   jvmtiEventCallbacks callbacks;
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   memset(&callbacks, 0, sizeof(callbacks));

@@ -27,63 +27,28 @@
 #include "jni.h"
 #include "jvmti.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
-#define MAX_FRAMES 512
-
-typedef struct {
-  int count;
-  int state;
-  ASGST_Frame frames[MAX_FRAMES];
-} Trace;
+#define MAX_FRAMES ASGST_TEST_MAX_FRAMES
 
 static jvmtiEnv* jvmti;
 static char message[1024];
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
-}
-
-static void record(ASGST_Iterator* iterator, void* arg) {
-  Trace* trace = (Trace*)arg;
-  trace->count = 0;
-  while (trace->count < MAX_FRAMES && ASGST_NextFrame(iterator, &trace->frames[trace->count]) == 1) {
-    trace->count++;
-  }
-  trace->state = ASGST_State(iterator);
+  return asgst_test_load_jvmti(vm, &jvmti);
 }
 
 static jstring fail(JNIEnv* env, const char* text) {
   return (*env)->NewStringUTF(env, text);
 }
 
-static const char* name_of(jmethodID method) {
-  static char name[256];
-  char* method_name = NULL;
-  jclass klass = NULL;
-  char* class_signature = NULL;
-  name[0] = '\0';
-  if (method != NULL &&
-      (*jvmti)->GetMethodName(jvmti, method, &method_name, NULL, NULL) == JVMTI_ERROR_NONE &&
-      (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) == JVMTI_ERROR_NONE &&
-      (*jvmti)->GetClassSignature(jvmti, klass, &class_signature, NULL) == JVMTI_ERROR_NONE) {
-    snprintf(name, sizeof(name), "%s.%s", class_signature, method_name);
-  }
-  if (method_name != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)method_name);
-  if (class_signature != NULL) (*jvmti)->Deallocate(jvmti, (unsigned char*)class_signature);
-  return name;
-}
-
-
 static int same_java_frame(const ASGST_Frame* a, const ASGST_Frame* b) {
   return a->type == b->type && a->method == b->method && a->bci == b->bci && a->comp_level == b->comp_level;
 }
 
 /* Checks that the Java frames of walk (C frames skipped) equal base. */
-static const char* java_frames_equal(const Trace* walk, const Trace* base, const char* what) {
+static const char* java_frames_equal(const AsgstTestTrace* walk, const AsgstTestTrace* base, const char* what) {
   int i, j = 0;
   for (i = 0; i < walk->count; i++) {
     if (walk->frames[i].type == ASGST_FRAME_NON_JAVA) {
@@ -103,22 +68,23 @@ static const char* java_frames_equal(const Trace* walk, const Trace* base, const
 }
 
 static void walk_twice(ASGST_Iterator* iterator, void* arg) {
-  Trace* traces = (Trace*)arg;
-  record(iterator, &traces[0]);
+  AsgstTestTrace* traces = (AsgstTestTrace*)arg;
+  asgst_test_record(iterator, &traces[0]);
   ASGST_RewindIterator(iterator);
-  record(iterator, &traces[1]);
+  asgst_test_record(iterator, &traces[1]);
 }
 
-static __attribute__((noinline)) int walk_from_own_frame(Trace* trace, void** expected_pc) {
+static __attribute__((noinline)) int walk_from_own_frame(AsgstTestTrace* trace, void** expected_pc) {
   void** fp = (void**)__builtin_frame_address(0);
   /* The caller's frame: its pc is our return address, its sp lies above our frame. */
   *expected_pc = fp[1];
-  return ASGST_RunWithIteratorFromFrame(fp + 2, fp[0], fp[1], ASGST_INCLUDE_NON_JAVA_FRAMES, record, trace);
+  return ASGST_RunWithIteratorFromFrame(fp + 2, fp[0], fp[1], ASGST_INCLUDE_NON_JAVA_FRAMES, asgst_test_record,
+                                        trace);
 }
 
 /* Everything else the API offers, against the plain walk of the same stack. */
-static const char* check_variants(JNIEnv* env, const Trace* base) {
-  static Trace mixed, twice[2], first, first_mixed, from_frame, by_id;
+static const char* check_variants(JNIEnv* env, const AsgstTestTrace* base) {
+  static AsgstTestTrace mixed, twice[2], first, first_mixed, from_frame, by_id;
   ASGST_CallFrame call_frames[MAX_FRAMES];
   ASGST_CallTrace call_trace;
   const char* error;
@@ -126,7 +92,7 @@ static const char* check_variants(JNIEnv* env, const Trace* base) {
   int i, kind;
 
   /* C frames: the same Java frames, C frames between them, sp never decreasing. */
-  kind = ASGST_RunWithIterator(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, record, &mixed);
+  kind = asgst_test_walk(NULL, ASGST_INCLUDE_NON_JAVA_FRAMES, &mixed);
   if (kind != ASGST_JAVA_TRACE || mixed.state != ASGST_NO_FRAME) {
     snprintf(message, sizeof(message), "walk with C frames: kind %d, end state %d", kind, mixed.state);
     return message;
@@ -160,11 +126,11 @@ static const char* check_variants(JNIEnv* env, const Trace* base) {
   }
 
   /* END_ON_FIRST_JAVA_FRAME: the top Java frame, after the C frames above it if asked. */
-  ASGST_RunWithIterator(NULL, ASGST_END_ON_FIRST_JAVA_FRAME, record, &first);
+  asgst_test_walk(NULL, ASGST_END_ON_FIRST_JAVA_FRAME, &first);
   if (first.count != 1 || !same_java_frame(&first.frames[0], &base->frames[0]) || first.state != ASGST_NO_FRAME) {
     return "ASGST_END_ON_FIRST_JAVA_FRAME: expected exactly the top Java frame";
   }
-  ASGST_RunWithIterator(NULL, ASGST_END_ON_FIRST_JAVA_FRAME | ASGST_INCLUDE_NON_JAVA_FRAMES, record, &first_mixed);
+  asgst_test_walk(NULL, ASGST_END_ON_FIRST_JAVA_FRAME | ASGST_INCLUDE_NON_JAVA_FRAMES, &first_mixed);
   if (first_mixed.count < 2 || !same_java_frame(&first_mixed.frames[first_mixed.count - 1], &base->frames[0])) {
     return "ASGST_END_ON_FIRST_JAVA_FRAME with C frames: expected C frames, then the top Java frame";
   }
@@ -179,7 +145,7 @@ static const char* check_variants(JNIEnv* env, const Trace* base) {
   if ((error = java_frames_equal(&from_frame, base, "ASGST_RunWithIteratorFromFrame")) != NULL) return error;
 
   /* The own thread by OS id. */
-  kind = ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, record, &by_id);
+  kind = ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, asgst_test_record, &by_id);
   if (kind != ASGST_JAVA_TRACE) return "ASGST_RunWithIteratorOfThread of the own thread failed";
   if ((error = java_frames_equal(&by_id, base, "ASGST_RunWithIteratorOfThread")) != NULL) return error;
 
@@ -227,7 +193,7 @@ static const char* check_variants(JNIEnv* env, const Trace* base) {
 }
 
 static jstring compare(JNIEnv* env) {
-  static Trace trace;
+  static AsgstTestTrace trace;
   jvmtiFrameInfo expected[MAX_FRAMES];
   jint expected_count = 0;
   jclass cls = (*env)->FindClass(env, "AsgstOwnThreadWalk");
@@ -238,7 +204,7 @@ static jstring compare(JNIEnv* env) {
   int own_frames = 0, own_at_level = 0;
   int kind, i;
 
-  kind = ASGST_RunWithIterator(NULL, 0, record, &trace);
+  kind = asgst_test_walk(NULL, 0, &trace);
   if (kind != ASGST_JAVA_TRACE) {
     snprintf(message, sizeof(message), "ASGST_RunWithIterator returned %d, expected a Java trace", kind);
     return fail(env, message);
@@ -254,12 +220,12 @@ static jstring compare(JNIEnv* env) {
     ASGST_Frame* f = &trace.frames[i];
     jmethodID id = ASGST_MethodToJMethodID(f->method);
     if (id != expected[i].method || f->bci != (int)expected[i].location) {
-      char ours[256];
-      snprintf(ours, sizeof(ours), "%s", name_of(id));
+      char ours[256], theirs[256];
+      asgst_test_jvmti_qualified_name(env, jvmti, id, ours, sizeof(ours));
+      asgst_test_jvmti_qualified_name(env, jvmti, expected[i].method, theirs, sizeof(theirs));
       snprintf(message, sizeof(message),
                "frame %d: ASGST has %s bci %d (type %d, level %d), JVMTI has %s location %ld",
-               i, ours, f->bci, f->type, f->comp_level, name_of(expected[i].method),
-               (long)expected[i].location);
+               i, ours, f->bci, f->type, f->comp_level, theirs, (long)expected[i].location);
       return fail(env, message);
     }
     if (f->type == ASGST_FRAME_JAVA_NATIVE && (f->bci != -1 || f->comp_level != -1)) {

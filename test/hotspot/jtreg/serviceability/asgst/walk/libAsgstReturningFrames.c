@@ -31,18 +31,12 @@
 
 #include "jni.h"
 #include "profile.h"
-#include "../native/asgstTestSupport.h"
 
 #define MAX_FRAMES 64
+#define ASGST_TEST_MAX_FRAMES MAX_FRAMES
+#include "../native/asgstTestSupport.h"
 
 enum Tag { OTHER, CALLEE, LOOP, DESCEND, MAIN };
-
-typedef struct {
-  int kind;
-  int end_state;
-  int count;
-  ASGST_Frame frames[MAX_FRAMES];
-} Walk;
 
 static volatile int in_loop;
 static int depth;
@@ -50,15 +44,6 @@ static volatile long walks, refused, wrong, at_return_address;
 static volatile int wrong_recorded;
 static char wrong_walk[2048];
 static timer_t timer;
-
-static void record(ASGST_Iterator* iterator, void* arg) {
-  Walk* walk = (Walk*)arg;
-  ASGST_Frame frame;
-  while (walk->count < MAX_FRAMES && ASGST_NextFrame(iterator, &frame) == 1) {
-    walk->frames[walk->count++] = frame;
-  }
-  walk->end_state = ASGST_State(iterator);
-}
 
 static enum Tag tag_of(ASGST_Method method) {
   if (asgst_test_method_is(method, "nop") || asgst_test_method_is(method, "nop6") ||
@@ -78,7 +63,7 @@ static enum Tag tag_of(ASGST_Method method) {
 
 /* Whether the frames are [callee] loop descend x depth main (and the test
    harness's frames below main), or a prefix of that when the walk ended early. */
-static int holds_loop_frames(const Walk* walk, int complete) {
+static int holds_loop_frames(const AsgstTestTrace* walk, int complete) {
   int expected[MAX_FRAMES];
   int n = 0, i, start = 0;
   if (walk->count > 0 && tag_of(walk->frames[0].method) == CALLEE) {
@@ -105,22 +90,20 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
      variable may call malloc, which deadlocks in a signal handler that
      interrupted malloc (seen once). Only the sampled thread gets this signal,
      and SIGPROF is blocked while its handler runs. */
-  static Walk walk;
+  static AsgstTestTrace walk;
   greg_t pc = ((ucontext_t*)ucontext)->uc_mcontext.gregs[REG_RIP];
   (void)signo; (void)info;
   if (!__atomic_load_n(&in_loop, __ATOMIC_ACQUIRE)) {
     return;
   }
-  walk.count = 0;
-  walk.end_state = 1;
-  walk.kind = ASGST_RunWithIterator(ucontext, 0, record, &walk);
+  asgst_test_walk(ucontext, 0, &walk);
   __atomic_fetch_add(&walks, 1, __ATOMIC_RELAXED);
-  int complete = walk.kind >= 0 && walk.end_state == ASGST_NO_FRAME;
+  int complete = walk.kind >= 0 && walk.state == ASGST_NO_FRAME;
   if (!holds_loop_frames(&walk, complete)) {
     __atomic_fetch_add(&wrong, 1, __ATOMIC_RELAXED);
     if (!__atomic_exchange_n(&wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
       size_t used = (size_t)snprintf(wrong_walk, sizeof(wrong_walk), "pc %p kind %d end %d: ", (void*)pc,
-                                     walk.kind, walk.end_state);
+                                     walk.kind, walk.state);
       int i;
       for (i = 0; i < walk.count && used < sizeof(wrong_walk); i++) {
         asgst_test_describe_frame(wrong_walk, sizeof(wrong_walk), &used, &walk.frames[i]);
@@ -144,7 +127,6 @@ JNIEXPORT void JNICALL Java_AsgstReturningFrames_startSampling(JNIEnv* env, jcla
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstReturningFrames_stopSampling(JNIEnv* env, jclass cls) {
-  jlongArray result = (*env)->NewLongArray(env, 4);
   jlong values[4];
   (void)cls;
   timer_delete(timer);
@@ -152,8 +134,7 @@ JNIEXPORT jlongArray JNICALL Java_AsgstReturningFrames_stopSampling(JNIEnv* env,
   values[1] = refused;
   values[2] = wrong;
   values[3] = at_return_address;
-  (*env)->SetLongArrayRegion(env, result, 0, 4, values);
-  return result;
+  return asgst_test_long_array(env, values, 4);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstReturningFrames_firstWrongWalk(JNIEnv* env, jclass cls) {

@@ -86,7 +86,6 @@ Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_mi
 
 JNIEXPORT jintArray JNICALL
 Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name, jstring hot_signature) {
-  struct sigaction ignore;
   const char* name = (*env)->GetStringUTFChars(env, hot_name, NULL);
   const char* signature = (*env)->GetStringUTFChars(env, hot_signature, NULL);
   jmethodID hot = (*env)->GetStaticMethodID(env, cls, name, signature);
@@ -94,12 +93,8 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
   int error_counts[32] = {0};
   int most_frequent_error = 0;
   jint result[7];
-  jintArray array;
 
-  timer_delete(timer);
-  memset(&ignore, 0, sizeof(ignore));
-  ignore.sa_handler = SIG_IGN;
-  sigaction(SIGPROF, &ignore, NULL);
+  asgst_test_stop_sampling(timer);
 
   count = sample_count < MAX_SAMPLES ? sample_count : MAX_SAMPLES;
   for (i = 0; i < count; i++) {
@@ -146,9 +141,7 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
   result[6] = top_is_native;
   (*env)->ReleaseStringUTFChars(env, hot_name, name);
   (*env)->ReleaseStringUTFChars(env, hot_signature, signature);
-  array = (*env)->NewIntArray(env, 7);
-  (*env)->SetIntArrayRegion(env, array, 0, 7, result);
-  return array;
+  return asgst_test_int_array(env, result, 7);
 }
 
 /* Binds the native methods when the library loads: a method's first call

@@ -199,7 +199,6 @@ JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_sampleThisCarrier(JNIEnv*
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv* env, jclass cls) {
-  jlongArray result = (*env)->NewLongArray(env, COUNTS);
   int i;
   (void)cls;
   __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
@@ -209,8 +208,7 @@ JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv
   }
   carrier_count = 0;
   pthread_mutex_unlock(&carriers_lock);
-  (*env)->SetLongArrayRegion(env, result, 0, COUNTS, (const jlong*)counts);
-  return result;
+  return asgst_test_long_array(env, (const jlong*)counts, COUNTS);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstVirtualThreadSampling_firstWrongWalk(JNIEnv* env, jclass cls) {
