@@ -211,6 +211,22 @@ static jint asgst_test_load_jvmti(JavaVM* vm, jvmtiEnv** jvmti) {
   return (*vm)->GetEnv(vm, (void**)jvmti, JVMTI_VERSION) == JNI_OK ? JNI_VERSION_1_8 : JNI_ERR;
 }
 
+/* Has JVMTI report every piece of code the VM generated so far, and later ones
+   as they are made, to callback (blobs and stubs by name: "DeoptimizationBlob",
+   "ExceptionBlob", ...). Returns 0, or -1 if JVMTI refused. */
+static int asgst_test_watch_generated_code(jvmtiEnv* jvmti, jvmtiEventDynamicCodeGenerated callback) {
+  jvmtiEventCallbacks callbacks;
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.DynamicCodeGenerated = callback;
+  if ((*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+    return -1;
+  }
+  return 0;
+}
+
 /* A new int[] of values[0..count); null if it could not be made (an exception is pending). */
 static jintArray asgst_test_int_array(JNIEnv* env, const jint* values, jsize count) {
   jintArray array = (*env)->NewIntArray(env, count);

@@ -28,6 +28,7 @@
 
 #include "jni.h"
 #include "profile.h"
+#include "../native/asgstTestSupport.h"
 
 #define SLOTS 16
 
@@ -88,7 +89,6 @@ JNIEXPORT jint JNICALL Java_AsgstQueueThreadExit_start(JNIEnv* env, jclass cls, 
 JNIEXPORT jintArray JNICALL Java_AsgstQueueThreadExit_counts(JNIEnv* env, jclass cls, jint index) {
   Slot* slot = &slots[index];
   jint r[5];
-  jintArray array = (*env)->NewIntArray(env, 5);
   (void)cls;
   r[0] = __atomic_load_n(&slot->accepted, __ATOMIC_ACQUIRE);
   r[1] = __atomic_load_n(&slot->processed, __ATOMIC_ACQUIRE);
@@ -96,8 +96,7 @@ JNIEXPORT jintArray JNICALL Java_AsgstQueueThreadExit_counts(JNIEnv* env, jclass
   r[3] = slot->failed_enqueues;
   /* A removed queue's size info is all zeros (profile.h); a live one has a capacity. */
   r[4] = slot->queue != NULL && ASGST_GetQueueSizeInfo(slot->queue).capacity == 0;
-  (*env)->SetIntArrayRegion(env, array, 0, 5, r);
-  return array;
+  return asgst_test_int_array(env, r, 5);
 }
 
 JNIEXPORT jboolean JNICALL Java_AsgstQueueThreadExit_answersAsRemoved(JNIEnv* env, jclass cls, jint index) {

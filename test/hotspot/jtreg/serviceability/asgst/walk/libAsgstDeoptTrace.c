@@ -91,21 +91,12 @@ static int find_jvm_code(struct dl_phdr_info* info, size_t size, void* data) {
 
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiEnv* jvmti;
-  jvmtiEventCallbacks callbacks;
   (void)reserved;
-  if ((*vm)->GetEnv(vm, (void**)&jvmti, JVMTI_VERSION_1_2) != JNI_OK) {
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
   dl_iterate_phdr(find_jvm_code, NULL);
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.DynamicCodeGenerated = on_code_generated;
-  if ((*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
-    return JNI_ERR;
-  }
-  return JNI_VERSION_1_8;
+  return asgst_test_watch_generated_code(jvmti, on_code_generated) == 0 ? JNI_VERSION_1_8 : JNI_ERR;
 }
 
 static int in_blob(const void* pc) {
@@ -335,7 +326,6 @@ JNIEXPORT void JNICALL Java_AsgstDeoptTrace_judgeCalls(JNIEnv* env, jclass cls) 
 
 JNIEXPORT jintArray JNICALL Java_AsgstDeoptTrace_counts(JNIEnv* env, jclass cls) {
   jint r[6];
-  jintArray array = (*env)->NewIntArray(env, 6);
   (void)cls;
   r[0] = samples;
   r[1] = from_blob_deopt;
@@ -343,8 +333,7 @@ JNIEXPORT jintArray JNICALL Java_AsgstDeoptTrace_counts(JNIEnv* env, jclass cls)
   r[3] = pc_in_blob;
   r[4] = deopt_walks;
   r[5] = failures;
-  (*env)->SetIntArrayRegion(env, array, 0, 6, r);
-  return array;
+  return asgst_test_int_array(env, r, 6);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstDeoptTrace_failures(JNIEnv* env, jclass cls) {

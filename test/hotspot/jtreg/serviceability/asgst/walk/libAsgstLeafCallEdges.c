@@ -307,17 +307,11 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, c
    later code (C2 makes its blobs as its compiler thread starts) as it is made. */
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   jvmtiEnv* jvmti;
-  jvmtiEventCallbacks callbacks;
   (void)reserved;
   if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
     return JNI_ERR;
   }
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
-  if ((*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+  if (asgst_test_watch_generated_code(jvmti, on_dynamic_code_generated) != 0) {
     fprintf(stderr, "libAsgstLeafCallEdges: JVMTI refused the code events\n");
     return JNI_ERR;
   }
