@@ -73,6 +73,9 @@ class AsgstStackWalker : public StackObj {
 
   // The scope offset that stands for no (further) scope.
   static const int no_scope;
+  // Whether pc lies in code that HotSpot generated: the interpreter, compiled
+  // methods and stubs.
+  static bool is_generated_code(address pc);
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
   // Most frames followed from a compiled frame found at sp to the frame

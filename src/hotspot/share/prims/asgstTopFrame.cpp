@@ -1,0 +1,388 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+// The walker's top-frame finder: where a walk begins, from a signal context,
+// a thread's last Java frame anchor, or the frames the context leads to.
+// The cursor that goes on from there is in asgstStackWalker.cpp.
+
+#include "code/codeCache.hpp"
+#include "code/nmethod.inline.hpp"
+#include "gc/shared/collectedHeap.hpp"
+#include "interpreter/interpreter.hpp"
+#include "memory/universe.hpp"
+#include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstStackWalker.hpp"
+#include "prims/asgstThreadState.hpp"
+#include "runtime/continuation.hpp"
+#include "runtime/continuationEntry.hpp"
+#include "runtime/frame.inline.hpp"
+#include "runtime/javaThread.inline.hpp"
+#include "runtime/safefetch.hpp"
+#include "runtime/sharedRuntime.hpp"
+#include "runtime/stubCodeGenerator.hpp"
+#include "runtime/stubRoutines.hpp"
+#include "utilities/align.hpp"
+
+// Whether pc can be a return address into a Java method's compiled code (a
+// native wrapper included). A deoptimization handler's pc would make a frame
+// read its original pc from the frame (and assert it); no call returns there.
+static bool is_compiled_java_return_address(address pc) {
+  CodeBlob* cb = CodeCache::find_blob(pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
+}
+
+// The caller of a compiled method or native wrapper interrupted where its
+// frame is not complete (AsgstFrameEdges): in its prologue, or after its
+// epilogue popped the frame. The caller is the top.
+static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+  CodeBlob* cb = CodeCache::find_blob(f.pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  if (nm == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
+    return false;
+  }
+  int saved_fp_slot;
+  int slot = AsgstFrameEdges::return_address_slot(nm, f.pc, &saved_fp_slot);
+  if (slot < 0) {
+    return false;
+  }
+  caller->pc = (address)SafeFetchN(f.sp + slot, 0);
+  caller->sp = f.sp + slot + 1;
+  caller->fp = saved_fp_slot < 0 ? f.fp : (intptr_t*)SafeFetchN(f.sp + saved_fp_slot, 0);
+  return true;
+}
+
+// HotSpot's exception, deoptimization and uncommon trap blobs never mark
+// their frames complete: they are entered by jumps or from frames in odd
+// states and build and pop their frames in steps. Interrupted in one, sp
+// does not tell where its frame ends, and a frame made from sp would read
+// its caller from a word of the frame below (at the exception blob's entry
+// and exit, the compiled frame it unwinds to is at sp, with its pc in a
+// register). The safepoint handler blobs are left to the sender checks:
+// refusing them would drop the samples of every armed poll's register
+// saving.
+static bool in_unwinding_stub(address pc) {
+  CodeBlob* cb = CodeCache::find_blob(pc);
+  return cb != nullptr && (cb->is_exception_stub() || cb->is_deoptimization_stub() ||
+                           cb->is_uncommon_trap_stub());
+}
+
+// The stubs that thaw a virtual thread's frames from the heap, when it
+// mounts and when a frame returns into frames still frozen. Interrupted in
+// one, or in the VM code it calls without an anchor, the thread's frames are
+// not on the stack yet, and the stub's sp stands at the continuation's
+// entry: a frame made from it takes the carrier's frame for its caller.
+static bool in_continuation_thaw(address pc) {
+  StubCodeDesc* desc = StubCodeDesc::desc_for(pc);
+  return desc != nullptr && (desc->begin() == StubRoutines::cont_thaw() ||
+                             desc->begin() == StubRoutines::cont_returnBarrier() ||
+                             desc->begin() == StubRoutines::cont_returnBarrierExc());
+}
+
+int AsgstStackWalker::start(const AsgstNativeFrame& context) {
+  _interrupted_sp = context.sp;
+  int kind = AsgstThreadState::is_java_thread(_thread) ? start_java_thread(JavaThread::cast(_thread), context)
+                                     : start_non_java_thread(context);
+  if (kind > 0) {
+    _top = _pos;
+    rewind();
+  }
+  return kind;
+}
+
+// GC, compiler and other VM threads: only their C/C++ frames exist.
+int AsgstStackWalker::start_non_java_thread(const AsgstNativeFrame& context) {
+  if ((_options & ASGST_INCLUDE_NON_JAVA_THREADS) == 0) {
+    return ASGST_NO_THREAD;
+  }
+  if (context.pc == nullptr || !_thread->is_in_full_stack((address)context.sp)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  begin_native(context, nullptr, frame());
+  CollectedHeap* heap = Universe::heap();
+  bool in_gc = _thread->is_ConcurrentGC_thread() || _thread->is_Worker_thread() ||
+               (_thread->is_VM_thread() && heap != nullptr && heap->is_stw_gc_active());
+  return in_gc ? ASGST_GC_TRACE : ASGST_CPP_TRACE;
+}
+
+int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFrame& context) {
+  if (thread->is_terminated()) {
+    return ASGST_NO_THREAD;  // gone from the VM's threads, only its memory remains
+  }
+  if (thread->is_exiting()) {
+    return ASGST_THREAD_EXIT;
+  }
+  bool unsafe_allowed = (_options & ASGST_WALK_DURING_UNSAFE_STATES) != 0;
+  CollectedHeap* heap = Universe::heap();
+  if (!unsafe_allowed && heap != nullptr && heap->is_stw_gc_active()) {
+    // Class unloading may free metadata during a collection (as AsyncGetCallTrace).
+    return ASGST_UNSAFE_STATE;
+  }
+  bool context_usable = context.pc != nullptr && thread->is_in_full_stack((address)context.sp);
+  switch (thread->thread_state()) {
+    case _thread_in_Java:
+    case _thread_in_Java_trans: {
+      if (thread->has_last_Java_frame() && (context.pc == nullptr || !is_generated_code(context.pc))) {
+        // C code called into the VM from generated code, before or after its
+        // state transition. While it builds or tears down its frame, the frame
+        // pointer still names its caller's frame, and the chain would skip
+        // that frame: the anchor that the call set is exact.
+        int result = start_at_anchor(thread, context, context_usable);
+        if (result != 1) {
+          return result;
+        }
+        break;
+      }
+      // In Java code (or a stub or leaf C function it called): only the context knows the top.
+      frame top;
+      int result = java_top_from_context(thread, context, &top);
+      if (result != 1) {
+        return result;
+      }
+      if (is_below_continuation_entry(top)) {
+        return ASGST_FRAMES_IN_HEAP;
+      }
+      _executing = top;
+      if (includes_native_frames() && !is_generated_code(context.pc)) {
+        begin_native(context, top.sp(), top);
+      } else {
+        begin_java(top);
+      }
+      break;
+    }
+    case _thread_new:
+    case _thread_new_trans:
+    case _thread_uninitialized:
+      return ASGST_NO_TOP_JAVA_FRAME;
+    case _thread_in_native:
+    case _thread_in_native_trans:
+    case _thread_in_vm:
+    case _thread_in_vm_trans:
+    case _thread_blocked:
+    case _thread_blocked_trans:
+    default: {
+      if (!unsafe_allowed && thread->thread_state() >= _thread_max_state) {
+        return ASGST_UNSAFE_STATE;  // a state that this walker does not know
+      }
+      int result = start_at_anchor(thread, context, context_usable);
+      if (result != 1) {
+        return result;
+      }
+      break;
+    }
+  }
+  const frame& first_java = _pos.java;
+  bool deoptimizing = first_java.cb() != nullptr &&
+                      first_java.cb() == (CodeBlob*)SharedRuntime::deopt_blob();
+  return deoptimizing ? ASGST_DEOPT_TRACE : ASGST_JAVA_TRACE;
+}
+
+// Out of Java code (or in C code that generated code called into the VM):
+// the last Java frame anchor tells where Java frames begin. 1 if it does.
+int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable) {
+  JavaFrameAnchor* anchor = thread->frame_anchor();
+  frame top;
+  if (!thread->has_last_Java_frame() ||
+      !java_frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(), anchor->last_Java_pc(), &top)) {
+    // No Java frames: a thread attached from C, or one that has not called Java yet.
+    if (includes_native_frames() && context_usable && !is_generated_code(context.pc)) {
+      begin_native(context, nullptr, frame());
+      return ASGST_CPP_TRACE;
+    }
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (is_below_continuation_entry(top)) {
+    return ASGST_FRAMES_IN_HEAP;
+  }
+  if (includes_native_frames() && context_usable && !is_generated_code(context.pc) && context.sp < top.sp()) {
+    begin_native(context, top.sp(), top, true);
+  } else {
+    begin_java(top, false, true);
+  }
+  return 1;
+}
+
+// The topmost frame of generated code, for a thread in Java. A C function
+// that compiled code calls without a thread state change (a leaf call) is
+// followed along the frame pointer chain back into the generated code.
+int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context,
+                                            frame* top) {
+  if (context.pc == nullptr || context.sp == nullptr ||
+      !thread->is_in_usable_stack((address)context.sp)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  AsgstNativeFrame f = context;
+  AsgstNativeFrame frame_caller;
+  if (is_generated_code(context.pc) && caller_of_incomplete_frame(context, &frame_caller)) {
+    // A frame made from sp would read its caller from the wrong place.
+    if (!is_generated_code(frame_caller.pc) || !thread->is_in_usable_stack((address)frame_caller.sp) ||
+        !generated_frame_at(thread, frame_caller, top)) {
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+    return 1;
+  }
+  if (is_generated_code(context.pc) && in_unwinding_stub(context.pc)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (is_generated_code(context.pc) && in_continuation_thaw(context.pc)) {
+    return ASGST_FRAMES_IN_HEAP;
+  }
+  bool along_chain = true;
+  for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
+    AsgstNativeFrame caller;
+    bool found = leaf_frames == 0 && (AsgstFrameEdges::caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
+                 thread->is_in_usable_stack((address)caller.sp);
+    along_chain = leaf_frames < max_leaf_frames && (found || native_caller(f, &caller));
+    if (along_chain) {
+      f = caller;
+    }
+  }
+  if (!is_generated_code(context.pc) &&
+      compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
+    return 1;
+  }
+  if (along_chain && in_continuation_thaw(f.pc)) {
+    return ASGST_FRAMES_IN_HEAP;
+  }
+  if (!along_chain || !generated_frame_at(thread, f, top)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (Interpreter::contains(context.pc) && top->is_interpreted_frame()) {
+    compiled_caller_of_interpreter_entry(thread, context, top);
+  }
+  return 1;
+}
+
+// The interpreter runs the entry of a method that compiled code called
+// (through the c2i adapter) before the callee's frame is built: the frame
+// pointer is then whatever the compiled code kept in it, often the fp of an
+// older interpreted frame that is in a call (its last sp set), and taking
+// that frame would lose the compiled frames between. They lie between sp and
+// where that call began. An interpreted caller leaves no compiled return
+// address there, and top stays. Only where a call leaves the return address
+// on the stack (AsgstFrameEdges; elsewhere it is in a register at the entry).
+void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
+                                                            frame* top) {
+  intptr_t* fp = top->fp();
+  intptr_t* call_sp;
+  if (!AsgstFrameEdges::return_address_at_callee_sp() || !AsgstFrameEdges::interpreted_call_sp(fp, &call_sp) ||
+      context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
+    return;  // not in a call, or no return address on the stack
+  }
+  // Joined by its frame pointer; a walk that passes it without has failed.
+  AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
+  // The first compiled return address above sp is the caller's (the c2i
+  // adapter put it below the arguments, the entry below the locals); the
+  // caller's own sp lies above those, found where its senders lead back.
+  intptr_t* slot = context.sp;
+  while (slot < call_sp - 1 && slot < context.sp + max_entry_words &&
+         !is_compiled_java_return_address((address)SafeFetchN(slot, 0))) {
+    slot++;
+  }
+  if (slot >= call_sp - 1 || slot >= context.sp + max_entry_words) {
+    return;
+  }
+  address pc = (address)SafeFetchN(slot, 0);
+  for (intptr_t* sp = slot + 1; sp < call_sp && sp <= slot + 1 + max_entry_words; sp++) {
+    AsgstNativeFrame caller = { pc, sp, context.fp };
+    frame candidate;
+    if (is_aligned(sp, StackAlignmentInBytes) && thread->is_in_usable_stack((address)sp) &&
+        generated_frame_at(thread, caller, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
+      *top = candidate;
+      return;
+    }
+  }
+}
+
+// The frame of generated code at f, if the sender check takes it.
+bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
+  frame candidate(f.sp, f.fp, f.pc);
+  if (!candidate.safe_for_sender(thread)) {
+    // Compiled code may use the frame pointer register for anything.
+    frame without_fp(f.sp, nullptr, f.pc);
+    if (!without_fp.safe_for_sender(thread)) {
+      return false;
+    }
+    candidate = without_fp;
+  }
+  *result = candidate;
+  return true;
+}
+
+// The compiled frame below a C function that has no frame at all (a tail
+// call such as G1's post-write barrier entry), which compiled code called
+// without a state change: the return address lies at sp, and the frame
+// pointer holds whatever the compiled code kept in it. Where that is the
+// frame pointer of an older frame, the chain begins there and loses the
+// frames above it. Taken where the word at sp is a return address into a
+// Java method's compiled code (sp 8 bytes off the alignment a call keeps)
+// whose frame passes the sender check, and, where the chain reached
+// generated code (chain_end), only if that frame's senders lead to the
+// chain's frame or to the frame whose frame pointer the context holds. Such
+// a call from a barrier stub comes after the stub saved live registers below
+// the frame: with a chain to join, the frame's sp is also looked for higher.
+// Only where a call leaves the return address on the stack (AsgstFrameEdges).
+bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
+                                             const AsgstNativeFrame* chain_end, frame* result) {
+  if (!AsgstFrameEdges::return_address_at_callee_sp() || f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
+      !thread->is_in_usable_stack((address)(f.sp + 1))) {
+    return false;
+  }
+  address pc = (address)SafeFetchN(f.sp, 0);
+  if (!is_compiled_java_return_address(pc)) {
+    return false;
+  }
+  int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
+  const int aligned_step = StackAlignmentInBytes / wordSize;
+  for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(f.sp + 1 + k)); k += aligned_step) {
+    AsgstNativeFrame caller = { pc, f.sp + 1 + k, f.fp };
+    frame candidate;
+    if (generated_frame_at(thread, caller, &candidate) &&
+        (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp))) {
+      *result = candidate;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether f or one of its next senders is the frame at end (by sp and pc),
+// or an interpreted or call stub frame whose frame pointer is fp: the chain
+// began there. Every step is taken by the sender check.
+bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end,
+                                       intptr_t* fp) {
+  frame current = f;
+  bool in_continuation = thread->last_continuation() != nullptr;
+  for (int n = 0; n < max_joined_frames; n++) {
+    if ((current.is_interpreted_frame() || current.is_entry_frame()) && current.fp() == fp) {
+      return true;
+    }
+    if (current.sp() >= end.sp) {
+      return current.sp() == end.sp && current.pc() == end.pc;
+    }
+    // Calls from C and continuation boundaries need step_java's steps: not followed.
+    if (current.is_entry_frame() || current.is_upcall_stub_frame() || !current.safe_for_sender(thread) ||
+        (in_continuation && (Continuation::is_continuation_enterSpecial(current) ||
+                             Continuation::is_cont_barrier_frame(current)))) {
+      return false;
+    }
+    current = current.sender(&_map);
+  }
+  return false;
+}
