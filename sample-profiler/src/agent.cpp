@@ -22,23 +22,30 @@
 //   java -agentpath:libasgstprof.so=mode=cpu,interval=1ms,file=profile.html ...
 //   jcmd PID JVMTI.agent_load /path/to/libasgstprof.so '"mode=cpu,file=profile.html"'
 //
-// mode=cpu    per-thread CPU-time timers; the SIGPROF handler walks the stack
+// mode=cpu    a per-thread CPU-time engine; the SIGPROF handler walks the stack
 // mode=wall   a sampler thread halts each thread in turn and walks it from outside
-// mode=queue  per-thread CPU-time timers; the handler enqueues the top frame
+// mode=queue  a per-thread CPU-time engine; the handler enqueues the top frame
 //             and the thread walks its stack at its next safepoint poll
 // mode=agct   as cpu, but with AsyncGetCallTrace and jmethodIDs, for comparison
+// engine=     timer (default): a CPU-time POSIX timer per thread, which fires
+//             at most once per scheduler tick; perf: a perf_events CPU clock
+//             per thread, which keeps the interval (timer if perf is refused)
 // interval=   1ms, 100us or a number of microseconds (default 1ms)
 // file=       *.html for a flame graph, anything else for collapsed stacks
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
 //
 // The API is looked up with dlsym, not linked: on a JVM without it the
 // profiler falls back to mode=agct. Loaded into a running JVM, it samples
-// with one process-wide CPU timer, in mode cpu or agct.
+// with one process-wide CPU timer (engine=perf: an event on each thread), in
+// mode cpu or agct.
 
 #include <jvmti.h>
 
 #include <dlfcn.h>
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -48,11 +55,13 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -64,9 +73,12 @@ namespace asgstprof {
 namespace {
 
 enum class Mode { cpu, wall, queue, agct };
+// What makes the CPU-time SIGPROFs of modes cpu, queue and agct.
+enum class Engine { timer, perf };
 
 struct Options {
   Mode mode = Mode::cpu;
+  Engine engine = Engine::timer;
   long interval_us = 1000;
   std::string file = "asgstprof.html";
   bool native = false;
@@ -81,6 +93,23 @@ Profile* profile = nullptr;
 std::atomic<bool> running{false};
 bool attached = false;  // loaded into a running VM (Agent_OnAttach)
 std::atomic<long> failed_walks{0};
+// SIGPROFs handled while running in modes cpu, queue and agct (each a sample,
+// walked, failed or lost), and the wall sampler's rounds: the achieved rate.
+std::atomic<long> signals_taken{0};
+std::atomic<long> wall_rounds{0};
+
+pid_t current_tid() {
+  return (pid_t)syscall(SYS_gettid);
+}
+
+// A clock's reading in ns, -1 if it cannot be read (a thread that is gone).
+int64_t clock_ns(clockid_t clock) {
+  struct timespec now;
+  if (clock_gettime(clock, &now) != 0) {
+    return -1;
+  }
+  return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
 
 const char* mode_name(Mode mode) {
   switch (mode) {
@@ -118,6 +147,10 @@ bool parse_options(const char* text) {
       else if (value == "queue") options.mode = Mode::queue;
       else if (value == "agct") options.mode = Mode::agct;
       else { std::fprintf(stderr, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
+    } else if (key == "engine") {
+      if (value == "timer") options.engine = Engine::timer;
+      else if (value == "perf") options.engine = Engine::perf;
+      else { std::fprintf(stderr, "asgstprof: unknown engine %s\n", value.c_str()); return false; }
     } else if (key == "interval") {
       options.interval_us = parse_interval(value);
       if (options.interval_us <= 0) { std::fprintf(stderr, "asgstprof: bad interval %s\n", value.c_str()); return false; }
@@ -255,7 +288,8 @@ struct QueueFunction {
 };
 using ThreadQueue = asgst::Queue<QueueFunction>;
 
-// Per-thread state: the CPU timer and, in queue mode, the queue. Set up
+// Per-thread state: the CPU timer (engine=timer) and, in queue mode, the
+// queue; the perf engine's event is in sampled_threads. Set up
 // when the thread starts, before its timer can fire, so that the SIGPROF
 // handler never touches it first (a dlopened library's thread-locals may be
 // allocated on first touch). Constant-initialized and trivially
@@ -279,7 +313,7 @@ void start_thread_timer() {
   struct sigevent event {};
   event.sigev_notify = SIGEV_THREAD_ID;
   event.sigev_signo = SIGPROF;
-  event._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+  event._sigev_un._tid = current_tid();
   struct itimerspec spec {};
   spec.it_interval.tv_sec = options.interval_us / 1000000;
   spec.it_interval.tv_nsec = (options.interval_us % 1000000) * 1000;
@@ -288,6 +322,49 @@ void start_thread_timer() {
     this_thread.has_timer = true;
     timer_settime(this_thread.timer, 0, &spec, nullptr);
   }
+}
+
+// The perf engine: a software CPU clock counting tid's CPU time, user space
+// only (exclude_kernel: all that perf_event_paranoid 2 lets a process watch),
+// that overflows after each interval of it. The kernel drives it with a
+// high-resolution timer while tid runs, so it keeps intervals well below the
+// scheduler tick that bounds a CPU-time POSIX timer. Returns the fd, or -1
+// with errno set.
+int perf_event_fd(pid_t tid, bool disabled) {
+  struct perf_event_attr attr {};
+  attr.size = sizeof(attr);
+  attr.type = PERF_TYPE_SOFTWARE;
+  attr.config = PERF_COUNT_SW_CPU_CLOCK;
+  attr.sample_period = (uint64_t)options.interval_us * 1000;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  attr.disabled = disabled;
+  // CLOEXEC: a process the JVM starts must not inherit the event.
+  return (int)syscall(SYS_perf_event_open, &attr, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+// Opens tid's event, each overflow sending SIGPROF to tid itself. Without an
+// overflow limit (event_limit) the event stays enabled and every overflow
+// sends the signal: nothing to re-arm in the handler. PERF_EVENT_IOC_REFRESH
+// serves events that stop after a count of overflows, and would cost an
+// ioctl per sample. No ring buffer either: the signal's context is all the
+// handler needs.
+int open_perf_event(pid_t tid) {
+  int fd = perf_event_fd(tid, false);
+  if (fd < 0) {
+    return -1;
+  }
+  // O_ASYNC last: an overflow signalled before F_SETSIG would be a SIGIO,
+  // whose default action ends the process.
+  struct f_owner_ex owner {F_OWNER_TID, tid};
+  if (fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, SIGPROF) != 0 ||
+      fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_ASYNC) != 0) {
+    int error = errno;
+    close(fd);
+    errno = error;
+    return -1;
+  }
+  return fd;
 }
 
 // Wall-clock sampling: one request at a time, answered by the target's handler.
@@ -306,12 +383,54 @@ struct WallRequest {
   void* context = nullptr;
 };
 WallRequest wall;
+
+// The threads being sampled, from their ThreadStart (the main thread: VMInit;
+// with engine=perf after an attach, every task that ran then) to their
+// ThreadEnd. Never touched by the signal handler.
+struct SampledThread {
+  pid_t tid;
+  int perf_fd;                          // engine=perf: its event, else -1
+  std::optional<clockid_t> cpu_clock;   // its CPU-time clock, when known
+  int64_t cpu_start;                    // that clock when it was registered
+};
 std::mutex threads_lock;
-std::vector<pid_t> java_threads;
+std::vector<SampledThread> sampled_threads;
+int64_t ended_threads_cpu_ns = 0;       // CPU time of those that ended
+bool perf_failure_told = false;
+// When sampling began, for the achieved rate.
+int64_t start_process_cpu_ns = 0;
+int64_t start_wall_ns = 0;
+
+// Registers tid, opening its event with engine=perf. Returns that event's
+// fd (-1 without one), or nothing if tid is registered already: after an
+// attach, the listing of running tasks and ThreadStart may both find a thread.
+std::optional<int> register_thread(pid_t tid, std::optional<clockid_t> cpu_clock) {
+  std::lock_guard<std::mutex> guard(threads_lock);
+  for (const SampledThread& thread : sampled_threads) {
+    if (thread.tid == tid) {
+      return std::nullopt;
+    }
+  }
+  int fd = -1;
+  if (options.mode != Mode::wall && options.engine == Engine::perf) {
+    fd = open_perf_event(tid);
+    if (fd < 0 && !std::exchange(perf_failure_told, true)) {
+      std::fprintf(stderr,
+                   "asgstprof: perf_event_open failed for thread %d (%s); such threads get a CPU timer, or no "
+                   "samples if they ran before the attach\n",
+                   (int)tid, std::strerror(errno));
+    }
+  }
+  sampled_threads.push_back({tid, fd, cpu_clock, cpu_clock ? clock_ns(*cpu_clock) : 0});
+  return fd;
+}
 
 void on_sigprof(int, siginfo_t*, void* ucontext) {
   if (!running.load(std::memory_order_relaxed)) {
     return;
+  }
+  if (options.mode != Mode::wall) {
+    signals_taken.fetch_add(1, std::memory_order_relaxed);
   }
   switch (options.mode) {
     case Mode::cpu:
@@ -361,7 +480,9 @@ void* wall_sampler(void*) {
     std::vector<pid_t> threads;
     {
       std::lock_guard<std::mutex> guard(threads_lock);
-      threads = java_threads;
+      for (const SampledThread& thread : sampled_threads) {
+        threads.push_back(thread.tid);
+      }
     }
     for (pid_t tid : threads) {
       wall.phase.store(WallPhase::asked, std::memory_order_release);
@@ -381,6 +502,7 @@ void* wall_sampler(void*) {
       wait_phase(WallPhase::done);
     }
     wall.target.store(0);
+    wall_rounds.fetch_add(1, std::memory_order_relaxed);
     profile->drain();
     nanosleep(&pause, nullptr);
   }
@@ -405,22 +527,38 @@ void* drainer(void*) {
 
 pthread_t background;
 
+// Sets the current thread up for sampling, on the thread itself.
 void thread_started(JNIEnv* env) {
-  switch (options.mode) {
-    case Mode::cpu:
-    case Mode::agct:
-      start_thread_timer();
-      break;
-    case Mode::queue:
-      this_thread.queue = new ThreadQueue(env, 256, walk_options(), QueueFunction());
-      start_thread_timer();
-      break;
-    case Mode::wall: {
-      std::lock_guard<std::mutex> guard(threads_lock);
-      java_threads.push_back((pid_t)syscall(SYS_gettid));
-      break;
+  if (options.mode == Mode::queue) {
+    // Before the thread's first SIGPROF, which enqueues on it.
+    this_thread.queue = new ThreadQueue(env, 256, walk_options(), QueueFunction());
+  }
+  clockid_t clock;
+  std::optional<clockid_t> cpu_clock;
+  if (pthread_getcpuclockid(pthread_self(), &clock) == 0) {
+    cpu_clock = clock;
+  }
+  std::optional<int> perf_fd = register_thread(current_tid(), cpu_clock);
+  if (perf_fd && *perf_fd < 0 && options.mode != Mode::wall) {
+    start_thread_timer();  // engine=timer, or the thread's event could not be opened
+  }
+}
+
+// Attached with engine=perf: an event on every task that runs already, as the
+// process-wide timer of engine=timer samples whichever thread runs.
+void register_running_threads() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) {
+    std::fprintf(stderr, "asgstprof: cannot list the process's threads (%s)\n", std::strerror(errno));
+    return;
+  }
+  while (struct dirent* task = readdir(tasks)) {
+    pid_t tid = (pid_t)std::atol(task->d_name);
+    if (tid > 0) {
+      register_thread(tid, std::nullopt);  // the process's CPU time is the measure when attached
     }
   }
+  closedir(tasks);
 }
 
 void JNICALL on_thread_start(jvmtiEnv*, JNIEnv* env, jthread) {
@@ -432,18 +570,28 @@ void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
     timer_delete(this_thread.timer);
     this_thread.has_timer = false;
   }
-  // With the timer gone no handler uses the queue: deregister and free it.
-  delete std::exchange(this_thread.queue, nullptr);
-  if (options.mode == Mode::wall) {
+  {
     std::lock_guard<std::mutex> guard(threads_lock);
-    pid_t self = (pid_t)syscall(SYS_gettid);
-    for (size_t i = 0; i < java_threads.size(); i++) {
-      if (java_threads[i] == self) {
-        java_threads.erase(java_threads.begin() + i);
+    pid_t self = current_tid();
+    for (size_t i = 0; i < sampled_threads.size(); i++) {
+      SampledThread& thread = sampled_threads[i];
+      if (thread.tid == self) {
+        // Closed on this thread: its event signals only this thread, which
+        // handles a pending signal on its way back from close.
+        if (thread.perf_fd >= 0) {
+          close(thread.perf_fd);
+        }
+        int64_t now = thread.cpu_clock ? clock_ns(*thread.cpu_clock) : -1;
+        if (now >= 0) {
+          ended_threads_cpu_ns += now - thread.cpu_start;
+        }
+        sampled_threads.erase(sampled_threads.begin() + i);
         break;
       }
     }
   }
+  // With the timer and event gone no handler uses the queue: deregister and free it.
+  delete std::exchange(this_thread.queue, nullptr);
 }
 
 struct UnloadFunction {
@@ -476,11 +624,35 @@ void start_sampling() {
       jvmti->Deallocate((unsigned char*)classes);
     }
   }
+  start_process_cpu_ns = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+  start_wall_ns = clock_ns(CLOCK_MONOTONIC);
   running.store(true);
   pthread_create(&background, nullptr, options.mode == Mode::wall ? wall_sampler : drainer, nullptr);
-  if (attached) {
+  if (attached && options.engine == Engine::perf) {
+    register_running_threads();
+  } else if (attached) {
     set_process_timer(options.interval_us);
   }
+}
+
+// The CPU time the achieved rate is divided by, in seconds: that of the
+// sampled threads while sampling ran. Attached, where both engines sample
+// every thread that runs, the process's since the attach; otherwise the sum
+// over the threads given a timer or event of each one's CPU time from its
+// ThreadStart (the main thread: VMInit) to its ThreadEnd or now.
+double sampled_cpu_seconds() {
+  if (attached) {
+    return (clock_ns(CLOCK_PROCESS_CPUTIME_ID) - start_process_cpu_ns) / 1e9;
+  }
+  std::lock_guard<std::mutex> guard(threads_lock);
+  int64_t total = ended_threads_cpu_ns;
+  for (const SampledThread& thread : sampled_threads) {
+    int64_t now = thread.cpu_clock ? clock_ns(*thread.cpu_clock) : -1;
+    if (now >= 0) {
+      total += now - thread.cpu_start;
+    }
+  }
+  return total / 1e9;
 }
 
 void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
@@ -489,10 +661,13 @@ void JNICALL on_vm_init(jvmtiEnv*, JNIEnv* env, jthread) {
 }
 
 void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
-  if (attached) {
+  if (attached && options.engine == Engine::timer) {
     set_process_timer(0);
   }
   running.store(false);
+  // Measured as sampling stops, before the writing below spends more.
+  double cpu_seconds = sampled_cpu_seconds();
+  double wall_seconds = (clock_ns(CLOCK_MONOTONIC) - start_wall_ns) / 1e9;
   pthread_join(background, nullptr);
   profile->drain();
   // After the last drain no method needs naming: deregister here, while the
@@ -514,6 +689,21 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   std::fprintf(stderr, "asgstprof: mode %s, %lld samples, %llu lost, %ld failed walks, written to %s\n", mode,
                (long long)profile->samples(), (unsigned long long)profile->lost(), failed_walks.load(),
                options.file.c_str());
+  double requested = 1e6 / options.interval_us;
+  if (options.mode == Mode::wall) {
+    long rounds = wall_rounds.load();
+    std::fprintf(stderr,
+                 "asgstprof: engine wall sampler, interval %ld us: %.0f rounds/s requested, %.0f achieved per "
+                 "second (%ld rounds in %.3f s; a round samples each thread once)\n",
+                 options.interval_us, requested, wall_seconds > 0 ? rounds / wall_seconds : 0.0, rounds, wall_seconds);
+  } else {
+    long taken = signals_taken.load();
+    std::fprintf(stderr,
+                 "asgstprof: engine %s, interval %ld us: %.0f samples/s requested, %.0f achieved per CPU-second "
+                 "(%ld samples in %.3f CPU-seconds of the sampled threads)\n",
+                 options.engine == Engine::perf ? "perf" : attached ? "timer (process-wide)" : "timer",
+                 options.interval_us, requested, cpu_seconds > 0 ? taken / cpu_seconds : 0.0, taken, cpu_seconds);
+  }
   std::fprintf(stderr, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
 }
 
@@ -537,6 +727,18 @@ bool choose_mode() {
     std::fprintf(stderr, "asgstprof: mode=%s cannot reach threads started before the attach; using mode=cpu\n",
                  mode_name(options.mode));
     options.mode = Mode::cpu;
+  }
+  if (options.engine == Engine::perf && options.mode != Mode::wall) {
+    // One trial event, disabled (the SIGPROF handler is not installed yet),
+    // to learn whether this process may open any.
+    int fd = perf_event_fd(current_tid(), true);
+    if (fd < 0) {
+      std::fprintf(stderr, "asgstprof: engine=perf: perf_event_open failed (%s); using engine=timer\n",
+                   std::strerror(errno));
+      options.engine = Engine::timer;
+    } else {
+      close(fd);
+    }
   }
   if (options.mode == Mode::agct) {
     async_get_call_trace = (AgctFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
@@ -584,9 +786,12 @@ jint setup(JavaVM* vm, const char* agent_options) {
   jvmti->SetEventCallbacks(&callbacks, sizeof(callbacks));
   jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, nullptr);
   if (!attached) {
-    // Per-thread timers, queues and thread ids; the attached profiler's
-    // process-wide timer needs none.
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, nullptr);
+  }
+  if (!attached || options.engine == Engine::perf) {
+    // Per-thread timers, events, queues and thread ids; the attached
+    // profiler's process-wide timer needs none. Enabled before an attach
+    // lists the running threads, so that no thread starts unseen.
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_START, nullptr);
     jvmti->SetEventNotificationMode(JVMTI_ENABLE, JVMTI_EVENT_THREAD_END, nullptr);
   }
