@@ -30,6 +30,7 @@
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
 #include "runtime/continuation.hpp"
+#include "runtime/atomic.hpp"
 #include "runtime/continuationEntry.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
@@ -83,16 +84,65 @@ static bool in_unwinding_stub(address pc) {
                            cb->is_uncommon_trap_stub());
 }
 
+// The code of the stubs that thaw a virtual thread's frames from the heap,
+// looked up once: StubCodeDesc::desc_for walks every stub's descriptor.
+class AsgstThawStubs : AllStatic {
+  static const int count = 3;
+  static address _begin[count];
+  static address _end[count];
+  static volatile bool _known;
+
+ public:
+  static bool contain(address pc) {
+    if (!Atomic::load_acquire(&_known) && !look_up()) {
+      // Not generated yet (or no continuations): each walk asks again.
+      StubCodeDesc* desc = StubCodeDesc::desc_for(pc);
+      return desc != nullptr && is_thaw_stub(desc->begin());
+    }
+    for (int i = 0; i < count; i++) {
+      if (pc >= _begin[i] && pc < _end[i]) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  static bool is_thaw_stub(address begin) {
+    return begin == StubRoutines::cont_thaw() || begin == StubRoutines::cont_returnBarrier() ||
+           begin == StubRoutines::cont_returnBarrierExc();
+  }
+
+  // The ranges of the three stubs, once all are generated (their
+  // descriptors do not change after); several threads may look them up at
+  // once, with the same result.
+  static bool look_up() {
+    address entries[count] = { StubRoutines::cont_thaw(), StubRoutines::cont_returnBarrier(),
+                               StubRoutines::cont_returnBarrierExc() };
+    for (int i = 0; i < count; i++) {
+      StubCodeDesc* desc = entries[i] == nullptr ? nullptr : StubCodeDesc::desc_for(entries[i]);
+      if (desc == nullptr || desc->begin() != entries[i] || desc->end() <= desc->begin()) {
+        return false;
+      }
+      _begin[i] = desc->begin();
+      _end[i] = desc->end();
+    }
+    Atomic::release_store(&_known, true);
+    return true;
+  }
+};
+
+address AsgstThawStubs::_begin[AsgstThawStubs::count];
+address AsgstThawStubs::_end[AsgstThawStubs::count];
+volatile bool AsgstThawStubs::_known = false;
+
 // The stubs that thaw a virtual thread's frames from the heap, when it
 // mounts and when a frame returns into frames still frozen. Interrupted in
 // one, or in the VM code it calls without an anchor, the thread's frames are
 // not on the stack yet, and the stub's sp stands at the continuation's
 // entry: a frame made from it takes the carrier's frame for its caller.
 static bool in_continuation_thaw(address pc) {
-  StubCodeDesc* desc = StubCodeDesc::desc_for(pc);
-  return desc != nullptr && (desc->begin() == StubRoutines::cont_thaw() ||
-                             desc->begin() == StubRoutines::cont_returnBarrier() ||
-                             desc->begin() == StubRoutines::cont_returnBarrierExc());
+  return AsgstThawStubs::contain(pc);
 }
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
