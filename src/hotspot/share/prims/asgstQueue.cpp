@@ -23,6 +23,7 @@
 #include "prims/asgstQueueWalk.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/atomic.hpp"
+#include "runtime/handles.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/safepointMechanism.inline.hpp"
 
@@ -454,7 +455,8 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
     while ((head = queue->_head) != Atomic::load_acquire(&queue->_tail)) {
       ASGST_QueueElement element = queue->_elements[head % (juint)queue->_capacity];
       AsgstRecordedFrame code = queue->_codes[head % (juint)queue->_capacity];
-      AsgstStackWalker walker(thread, queue->_options);
+      HandleMark hm(thread);  // a walk into frames in the heap makes handles of stack chunks
+      AsgstStackWalker walker(thread, queue->_options, AsgstStackWalker::AtPoll());
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
       AsgstQueueWalk::start(walker, element, code);

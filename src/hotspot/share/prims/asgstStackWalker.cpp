@@ -27,6 +27,7 @@
 #include "code/pcDesc.hpp"
 #include "interpreter/interpreter.hpp"
 #include "oops/method.hpp"
+#include "oops/stackChunkOop.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
@@ -82,11 +83,20 @@ AsgstNativeFrame AsgstStackWalker::native_frame_of(const frame& f) {
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
+  AsgstStackWalker(thread, options, RegisterMap::WalkContinuation::skip) {}
+
+AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, AtPoll) :
+  AsgstStackWalker(thread, options, RegisterMap::WalkContinuation::include) {
+  assert(thread == Thread::current(), "a thread walks itself at its poll");
+  _map.set_walk_cont(false);  // until AsgstQueueWalk has found where the walk begins
+}
+
+AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::WalkContinuation heap_frames) :
   _thread(thread), _options(options), _callers_unknown(false), _walkable(false),
   _map(thread->is_Java_thread() ? JavaThread::cast(thread) : nullptr,
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,
-       RegisterMap::WalkContinuation::skip),
+       heap_frames),
   _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
   _physical_frames(0), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
@@ -154,6 +164,9 @@ void AsgstStackWalker::rewind() {
   if (_top.java.pc() == nullptr && _top.native.pc == nullptr && _top_scope_offset == no_scope && !_top_first_pending) {
     return;  // start() found no frame: nothing to rewind to
   }
+  if (_map.in_cont()) {
+    _map.set_stack_chunk(nullptr);  // the top is on the stack
+  }
   _pos = _top;
   _nm = _top_nm;
   _scope_offset = _top_scope_offset;
@@ -204,6 +217,9 @@ void AsgstStackWalker::report_native(address pc, intptr_t* sp, intptr_t* fp, ASG
 // Reports a frame of a Java segment: Java frames, and stubs when native
 // frames are asked for. Compiled frames start with their innermost scope.
 bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
+  if (f.is_heap_frame()) {
+    return report_heap_frame(f, out);  // an interpreted one has no code blob there
+  }
   if (f.cb() == nullptr) {
     // Not generated code: a sender or an anchor that names C code, which
     // only a native segment walks (HotSpot's frame functions that the steps
@@ -254,6 +270,34 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     fill_method_frame(out, nm->method(), nm->comp_level(), -1, native_frame_of(f));
   }
   return true;
+}
+
+// A frame frozen in a virtual thread's stack chunk, walked only at the
+// thread's own poll (walk_heap_frames): read as HotSpot's vframeStream reads
+// it there, through the chunk (the frame's sp and fp are offsets in the
+// chunk, no addresses: reported as null).
+bool AsgstStackWalker::report_heap_frame(const frame& f, ASGST_Frame* out) {
+  AsgstNativeFrame registers = { f.pc(), nullptr, nullptr };
+  stackChunkOop chunk = _map.stack_chunk()();
+  if (chunk == nullptr) {
+    stop(ASGST_BROKEN_FRAME);
+    return false;
+  }
+  if (f.is_interpreted_frame()) {
+    Method* method = chunk->interpreter_frame_method(f);
+    int bci = method->is_native() ? -1 : method->validate_bci_from_bcp(chunk->interpreter_frame_bcp(f));
+    fill_method_frame(out, method, 0, bci, registers);
+    return true;
+  }
+  nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
+  if (nm == nullptr || nm->method() == nullptr) {
+    return false;  // only Java frames are frozen
+  }
+  if (!begin_scopes(nm, f.pc(), registers, false)) {
+    fill_method_frame(out, nm->method(), nm->comp_level(), -1, registers);
+    return true;
+  }
+  return report_scope(out);
 }
 
 // Whether f, an interpreted frame, is sound: its method and bcp can then be
@@ -410,15 +454,25 @@ bool AsgstStackWalker::step_java() {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  if (in_continuation && Continuation::is_cont_barrier_frame(f)) {
+  if (in_continuation && !_map.walk_cont() && Continuation::is_cont_barrier_frame(f)) {
     // The frames below were not thawed since the virtual thread last
-    // mounted: they are in a stack chunk in the heap, which a walk does not
-    // read. Say so rather than skip them.
+    // mounted: they are in a stack chunk in the heap, which only a walk at
+    // the thread's own poll reads (walk_heap_frames). Say so rather than
+    // skip them.
     stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }
+  // With walk_heap_frames, HotSpot's sender goes from the return barrier's
+  // frame into the stack chunks, and from the oldest frozen frame back to
+  // the continuation's entry on the stack.
   frame caller = f.sender(&_map);
-  if (in_continuation && leaves_continuation_unseen(f, caller)) {
+  if (_map.walk_cont() && caller.pc() == nullptr) {
+    // HotSpot found no frozen frames below the return barrier (the
+    // continuation is being frozen or thawed): the frames are not readable.
+    stop(ASGST_FRAMES_IN_HEAP);
+    return false;
+  }
+  if (in_continuation && !f.is_heap_frame() && !caller.is_heap_frame() && leaves_continuation_unseen(f, caller)) {
     stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }

@@ -47,6 +47,12 @@ class AsgstStackWalker : public StackObj {
  public:
   // thread is the current thread or one that the caller keeps halted.
   AsgstStackWalker(Thread* thread, int options);
+  // A walk of the current thread at its own poll, which may go on into a
+  // virtual thread's frames frozen in the heap (AsgstQueueWalk decides):
+  // its register map holds a handle for the stack chunks, so it is made
+  // only where handles can be (under a HandleMark, never in a signal handler).
+  struct AtPoll {};
+  AsgstStackWalker(Thread* thread, int options, AtPoll);
 
   // Positions the walk at the top of the stack. context is where the thread
   // was interrupted (from a ucontext), or has a null pc when unknown.
@@ -151,11 +157,13 @@ class AsgstStackWalker : public StackObj {
   bool report(ASGST_Frame* out);
   bool report_java(const frame& f, ASGST_Frame* out);
   bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
+  bool report_heap_frame(const frame& f, ASGST_Frame* out);
   bool report_scope(ASGST_Frame* out);
   bool begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top);
   static void fill_method_frame(ASGST_Frame* out, Method* method, int comp_level, int bci,
                                 const AsgstNativeFrame& registers);
   static AsgstNativeFrame native_frame_of(const frame& f);
+  AsgstStackWalker(Thread* thread, int options, RegisterMap::WalkContinuation heap_frames);
   void report_native(address pc, intptr_t* sp, intptr_t* fp, ASGST_Frame* out) const;
   bool step();
   bool step_native();
