@@ -84,8 +84,13 @@ static bool in_unwinding_stub(address pc) {
                            cb->is_uncommon_trap_stub());
 }
 
-// The code of the stubs that thaw a virtual thread's frames from the heap,
-// looked up once: StubCodeDesc::desc_for walks every stub's descriptor.
+// The stubs that thaw a virtual thread's frames from the heap, when it
+// mounts and when a frame returns into frames still frozen. Interrupted in
+// one, or in the VM code it calls without an anchor, the thread's frames are
+// not on the stack yet, and the stub's sp stands at the continuation's
+// entry: a frame made from it takes the carrier's frame for its caller.
+// Their code is looked up once: StubCodeDesc::desc_for walks every stub's
+// descriptor.
 class AsgstThawStubs : AllStatic {
   static const int count = 3;
   static address _begin[count];
@@ -135,15 +140,6 @@ class AsgstThawStubs : AllStatic {
 address AsgstThawStubs::_begin[AsgstThawStubs::count];
 address AsgstThawStubs::_end[AsgstThawStubs::count];
 volatile bool AsgstThawStubs::_known = false;
-
-// The stubs that thaw a virtual thread's frames from the heap, when it
-// mounts and when a frame returns into frames still frozen. Interrupted in
-// one, or in the VM code it calls without an anchor, the thread's frames are
-// not on the stack yet, and the stub's sp stands at the continuation's
-// entry: a frame made from it takes the carrier's frame for its caller.
-static bool in_continuation_thaw(address pc) {
-  return AsgstThawStubs::contain(pc);
-}
 
 int AsgstStackWalker::start(const AsgstNativeFrame& context) {
   _interrupted_sp = context.sp;
@@ -290,7 +286,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (is_generated_code(context.pc) && in_unwinding_stub(context.pc)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  if (is_generated_code(context.pc) && in_continuation_thaw(context.pc)) {
+  if (is_generated_code(context.pc) && AsgstThawStubs::contain(context.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
   bool along_chain = true;
@@ -307,7 +303,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
       compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
     return 1;
   }
-  if (along_chain && in_continuation_thaw(f.pc)) {
+  if (along_chain && AsgstThawStubs::contain(f.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
   if (!along_chain || !generated_frame_at(thread, f, top)) {
