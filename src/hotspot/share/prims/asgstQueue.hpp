@@ -42,7 +42,7 @@ class AsgstQueues : AllStatic {
       process(thread, queues);
     }
   }
-  // Hook of SafepointMechanism::update_poll_values: whether elements are
+  // Hook of SafepointMechanism::has_pending_safepoint: whether elements are
   // pending, which keeps the thread's poll armed. One load and branch while
   // the thread has no queue.
   static bool has_pending(JavaThread* thread) {

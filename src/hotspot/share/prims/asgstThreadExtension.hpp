@@ -1,0 +1,31 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#ifndef SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
+#define SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
+
+class AsgstThreadQueues;
+
+// JavaThread's field for the safepoint queues of profile.h: null until the
+// thread's first queue is registered; AsgstQueues (prims/asgstQueue.hpp) owns it.
+#define DEFINE_THREAD_LOCAL_FIELD_ASGST \
+  friend class AsgstQueues;             \
+  AsgstThreadQueues* _asgst_queues = nullptr
+
+#endif // SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
