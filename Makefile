@@ -16,6 +16,8 @@
 #                          cost, whole-program overhead (doc/performance.md)
 #   make results           sums the results that the oracle and the stress tests wrote
 #                          (make/asgst/sum-results.sh; RESULTS=dirs or files to read)
+#   make jdk-without-asgst the comparison JDK: the same tree with ASGST compiled out
+#                          (--disable-jvm-feature-asgst); only libjvm is rebuilt
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images and make test, each step timed
 #   make <target>          any other target of OpenJDK's make, in the workspace
@@ -52,7 +54,7 @@ ifeq ($(TEST),$(ASGST_TESTS))
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse results
+  rehearse results jdk-without-asgst
 
 Makefile: ;
 
@@ -102,6 +104,9 @@ results: $(CONFIG)
 
 demo: images
 	@DEMO_SECONDS="$(DEMO_SECONDS)" $(ASGST_DIR)/run-demo.sh
+
+jdk-without-asgst: images
+	@$(ASGST_DIR)/build-without-asgst.sh
 
 # Benchmarks print figures; they are not timed tests.
 bench: demo

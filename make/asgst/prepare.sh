@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Brings everything a build needs up to date, doing only what is missing or changed:
 # the build environment, the workspace tree, and OpenJDK's configure.
+#
+#   prepare.sh                  the configuration named in .asgst-config
+#   prepare.sh --without-asgst  a second one, CONF-without-asgst, the same tree
+#                               configured with --disable-jvm-feature-asgst
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 asgst_step "OpenJDK's configure"
 load_config
+without_asgst=false
+case "${1:-}" in
+  "") ;;
+  --without-asgst) without_asgst=true; ASGST_CONF="$ASGST_CONF-without-asgst" ;;
+  *) die "prepare.sh: unknown option $1" ;;
+esac
 
 if [ "$ASGST_ENV" = debian13 ]; then
   "$ASGST_REPO/make/asgst/build-env.sh" "$ASGST_ENV_DIR"
@@ -22,13 +32,18 @@ args=(
   --disable-warnings-as-errors
   --enable-ccache
   --with-version-build="$UPSTREAM_BUILD" --with-version-pre= --with-version-opt=asgst
-  --with-gtest=/usr/src/googletest
   --with-jtreg=/usr/share/jtreg
   # The tarball lacks the bundled copies of these libraries: use the system's.
   --with-zlib=system --with-giflib=system --with-libpng=system --with-libjpeg=system
   --with-extra-cflags=-I/usr/include/PCSC
 )
-wanted="${args[*]}"
+if $without_asgst; then
+  args+=(--disable-jvm-feature-asgst)
+else
+  args+=(--with-gtest=/usr/src/googletest)
+fi
+# A change to OpenJDK's configure scripts (a patch) configures again.
+wanted="${args[*]} $(cat "$jdk"/make/autoconf/*.m4 | sha256sum | cut -c1-16)"
 if [ -f "$conf_dir/spec.gmk" ] && [ "$(cat "$conf_dir/asgst-configure-args" 2>/dev/null)" = "$wanted" ]; then
   exit 0
 fi
