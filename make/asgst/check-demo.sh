@@ -160,19 +160,10 @@ attach() {  # name options file
   verify "$1" $? "$(mode_of "$options")" "$file" ''
 }
 
-rm -rf "$out/runs" "$out/classes"
-# A fresh build each time: a CMake cache made from another checkout refuses this one.
-# The workload is compiled for Java 21 so that a stock JDK older than the
-# image (a native build's boot JDK may be a 24) runs it too.
-rm -rf "$out/build"
+rm -rf "$out/runs"
 mkdir -p "$out/runs"
-if [ ! -f "$image/include/profile.h" ]; then
-  report "build" "no JDK image with include/profile.h at $image"
-elif ! "$in_env" bash -c "cmake -S '$ASGST_REPO/sample-profiler' -B '$out/build' -DJAVA_HOME='$image' &&
-                         cmake --build '$out/build' -- -j2 &&
-                         '$image/bin/javac' --release 21 -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java'" \
-     > "$out/build.log" 2>&1; then
-  report "build" "cmake or javac failed: $(tail -3 "$out/build.log" | tr '\n' ' ')"
+if ! build_error=$("$ASGST_REPO/make/asgst/build-sample-profiler.sh" "$image" "$out" 2>&1); then
+  report "build" "$build_error"
 else
   report "build"
   for mode in cpu wall queue agct; do
