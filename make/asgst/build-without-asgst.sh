@@ -19,7 +19,7 @@ source_image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
 [ -x "$source_image/bin/java" ] || die "no ASGST image at $source_image: run make images first"
 
 MAKEFLAGS= MFLAGS= "$ASGST_REPO/make/asgst/in-env" make -C "$ASGST_WORKSPACE/jdk" CONF="$conf" hotspot >&2
-libjvm="$build/hotspot/variant-server/libjvm/libjvm.so"
+libjvm="$build/support/modules_libs/java.base/server/libjvm.so"
 [ -f "$libjvm" ] || die "the build left no $libjvm"
 if "$ASGST_REPO/make/asgst/in-env" nm -D --defined-only "$libjvm" | grep -q ' ASGST_'; then
   die "$libjvm still defines ASGST_ functions: the feature was not compiled out"
@@ -37,7 +37,7 @@ if [ ! -f "$image/.asgst-from" ] || [ "$(cat "$image/.asgst-from")" != "$(cksum 
     options=(-XX:+UseCompressedOops -XX:-UseCompactObjectHeaders)
     case "$archive" in *_nocoops*) options[0]=-XX:-UseCompressedOops ;; esac
     case "$archive" in *_coh.jsa) options[1]=-XX:+UseCompactObjectHeaders ;; esac
-    "$image.partial/bin/java" -Xshare:dump "${options[@]}" -XX:SharedArchiveFile="$archive" -Xmx128M -Xms128M >/dev/null
+    "$ASGST_REPO/make/asgst/in-env" "$image.partial/bin/java" -Xshare:dump "${options[@]}" -XX:SharedArchiveFile="$archive" -Xmx128M -Xms128M >/dev/null
   done
   echo "$(cksum < "$libjvm") $(cksum < "$source_image/lib/server/libjvm.so")" > "$image.partial/.asgst-from"
   mv "$image.partial" "$image"
