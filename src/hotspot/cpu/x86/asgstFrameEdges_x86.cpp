@@ -348,3 +348,15 @@ bool AsgstFrameEdges::interpreted_call_sp(intptr_t* fp, intptr_t** call_sp) {
 bool AsgstFrameEdges::sender_check_validates_interpreted_frames() {
   return true;
 }
+
+// A return poll traps when the register it compares is above the poll word
+// (MacroAssembler::safepoint_poll): the interpreter's remove_activation
+// compares rbp, which is key for an interpreted frame; compiled code
+// compares rsp after popping its frame, key - 1 word. A return into the
+// frame or above it compares at most key - 3 words: the callee's frame lies
+// below the return address and saved rbp it pushed below the caller's sp.
+// Two words below key is even (polls that are not return polls test only
+// bit 0) and lies between the two.
+uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
+  return key - 2 * wordSize;
+}

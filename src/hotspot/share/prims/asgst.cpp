@@ -26,6 +26,7 @@
 #include "prims/asgst.inline.hpp"
 #include "prims/asgstCallTrace.hpp"
 #include "prims/asgstClassUnloading.hpp"
+#include "prims/asgstFrameMarks.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstQueue.hpp"
 #include "prims/asgstStackWalker.hpp"
@@ -82,8 +83,7 @@ static Thread* thread_of_env(JNIEnv* env) {
 }
 
 int Asgst::capabilities() {
-  // The safepoint queue exists; frame marking does not.
-  return ASGST_REGISTER_QUEUE;
+  return ASGST_REGISTER_QUEUE | (AsgstFrameMarks::is_supported() ? ASGST_MARK_FRAME : 0);
 }
 
 extern "C" {
@@ -137,6 +137,31 @@ JNIEXPORT void JNICALL ASGST_RewindIterator(ASGST_Iterator* iterator) {
 
 JNIEXPORT int JNICALL ASGST_State(ASGST_Iterator* iterator) {
   return iterator == nullptr ? ASGST_NO_FRAME : walker_of(iterator)->state();
+}
+
+JNIEXPORT ASGST_MarkOwner JNICALL ASGST_RegisterMarkOwner(int slots) {
+  return AsgstFrameMarks::register_owner(slots);
+}
+
+JNIEXPORT bool JNICALL ASGST_DeregisterMarkOwner(ASGST_MarkOwner owner) {
+  return AsgstFrameMarks::deregister_owner(owner);
+}
+
+JNIEXPORT int JNICALL ASGST_MarkFrame(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot,
+                                      uint64_t cookie) {
+  return iterator == nullptr ? ASGST_INVALID_ARGUMENT : walker_of(iterator)->mark_frame(owner, slot, cookie);
+}
+
+JNIEXPORT int JNICALL ASGST_ClearMark(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot) {
+  return iterator == nullptr ? ASGST_INVALID_ARGUMENT : walker_of(iterator)->clear_marks(owner, slot);
+}
+
+JNIEXPORT int JNICALL ASGST_WatchMarks(ASGST_Iterator* iterator, ASGST_MarkOwner owner) {
+  return iterator == nullptr ? ASGST_INVALID_ARGUMENT : walker_of(iterator)->watch_marks(owner);
+}
+
+JNIEXPORT bool JNICALL ASGST_GetMark(ASGST_Iterator* iterator, ASGST_Mark* mark) {
+  return iterator != nullptr && mark != nullptr && walker_of(iterator)->reached_mark(mark);
 }
 
 JNIEXPORT int JNICALL ASGST_ThreadState() {

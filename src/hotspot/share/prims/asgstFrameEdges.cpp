@@ -50,4 +50,8 @@ bool AsgstFrameEdges::sender_check_validates_interpreted_frames() {
   return AARCH64_ONLY(true) NOT_AARCH64(false);
 }
 
+uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
+  return 0;
+}
+
 #endif // !AMD64

@@ -92,6 +92,12 @@ class AsgstFrameEdges : AllStatic {
   // Whether frame::safe_for_sender ends, for an interpreted sender, with its
   // is_interpreted_frame_valid, which a walk then need not repeat.
   static bool sender_check_validates_interpreted_frames();
+
+  // The poll word (SafepointMechanism) that makes the frame whose real_fp()
+  // is key trap in its return poll (or its unwinding) while returns into it
+  // and into the frames above it pass (doc/frame-marks.md). 0 where the
+  // return polls are not known: frame marks are then refused.
+  static uintptr_t return_barrier_below(uintptr_t key);
 };
 
 #endif // SHARE_PRIMS_ASGSTFRAMEEDGES_HPP

@@ -506,6 +506,9 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
 }
 
 bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {
+  if (queues == nullptr) {
+    return false;
+  }
   for (AsgstQueue* queue = Atomic::load_acquire(&queues->_first); queue != nullptr;
        queue = Atomic::load_acquire(&queue->_next)) {
     if (queue->size() > 0) {

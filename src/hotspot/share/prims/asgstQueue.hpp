@@ -35,20 +35,11 @@ class AsgstThreadQueues;
 // JFR's cooperative sampling processes its requests).
 class AsgstQueues : AllStatic {
  public:
-  // Hook, on the thread itself: one load and branch while it has no queue.
-  static void process_pending(JavaThread* thread) {
-    AsgstThreadQueues* queues = thread->_asgst_queues;
-    if (queues != nullptr) {
-      process(thread, queues);
-    }
-  }
-  // Hook of SafepointMechanism::has_pending_safepoint: whether elements are
-  // pending, which keeps the thread's poll armed. One load and branch while
-  // the thread has no queue.
-  static bool has_pending(JavaThread* thread) {
-    AsgstThreadQueues* queues = thread->_asgst_queues;
-    return queues != nullptr && any_pending(queues);
-  }
+  // For AsgstHooks, on the thread itself at a poll: walks the pending
+  // elements of every queue of the thread (queues may be null).
+  static void process(JavaThread* thread, AsgstThreadQueues* queues);
+  // Whether any queue of the thread (queues may be null) has elements.
+  static bool any_pending(AsgstThreadQueues* queues);
 
   // Hook: the thread object goes away; its queues with it.
   static void thread_destroyed(JavaThread* thread);
@@ -67,8 +58,6 @@ class AsgstQueues : AllStatic {
  private:
   static volatile int _list_lock;  // guards every thread's list of queues
 
-  static void process(JavaThread* thread, AsgstThreadQueues* queues);
-  static bool any_pending(AsgstThreadQueues* queues);
   static void process_queue(JavaThread* thread, AsgstQueue* queue);
   static void call_on_processing(JavaThread* thread, AsgstQueue* queue, bool at_start);
   static void apply_resize(AsgstQueue* queue);

@@ -29,6 +29,7 @@
 #include "oops/method.hpp"
 #include "oops/stackChunkOop.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstFrameMarks.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
@@ -99,7 +100,8 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
        heap_frames),
   _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
-  _physical_frames(0), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
+  _physical_frames(0), _callee_is_java(false), _reported_at_pos(false), _watched_owner(0), _mark_reached(false),
+  _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
 // Fails where the chain leaves the stack or does not move up.
@@ -173,21 +175,31 @@ void AsgstStackWalker::rewind() {
   _scope_frame = _top_scope_frame;
   _first_pending = _top_first_pending;
   _physical_frames = 0;
+  _callee_is_java = false;
+  _reported_at_pos = false;
+  _mark_reached = false;
+  _at_mark = false;
   _state = 1;
 }
 
 int AsgstStackWalker::next(ASGST_Frame* out) {
+  _at_mark = _mark_reached;
+  if (_mark_reached) {
+    _mark_reached = false;
+    return ASGST_MARKED_FRAME;
+  }
   while (_state == 1) {
     bool reported = false;
+    _reported_at_pos = false;
     if (_first_pending) {
       _first_pending = false;
       *out = _first;
       reported = true;
     } else if (_scope_offset != no_scope) {
-      reported = report_scope(out);
+      reported = _reported_at_pos = report_scope(out);
     } else if (!_pos.visited) {
       _pos.visited = true;
-      reported = report(out);
+      reported = _reported_at_pos = report(out);
     } else {
       step();
     }
@@ -195,10 +207,48 @@ int AsgstStackWalker::next(ASGST_Frame* out) {
       if ((_options & ASGST_END_ON_FIRST_JAVA_FRAME) != 0 && out->type != ASGST_FRAME_NON_JAVA) {
         stop(ASGST_NO_FRAME);
       }
+      _mark_reached = _watched_owner != 0 && out->type == ASGST_FRAME_JAVA && at_marked_frame();
       return 1;
     }
   }
   return _state;
+}
+
+// Whether the frame reported last is the whole (or the outermost scope of
+// the) physical frame at _pos, and carries a mark of the watched owner.
+bool AsgstStackWalker::at_marked_frame() {
+  return _reported_at_pos && !_pos.in_native && _scope_offset == no_scope && _pos.call_site == nullptr &&
+         _thread->is_Java_thread() && !_pos.java.is_heap_frame() && _pos.java.cb() != nullptr &&
+         AsgstFrameMarks::find(JavaThread::cast(_thread), _watched_owner, _pos.java, &_mark);
+}
+
+int AsgstStackWalker::mark_frame(int owner, int slot, uint64_t cookie) {
+  if (!_reported_at_pos || _pos.in_native || _pos.call_site != nullptr || !_thread->is_Java_thread()) {
+    return ASGST_MARK_REFUSED;
+  }
+  return AsgstFrameMarks::request(JavaThread::cast(_thread), owner, slot, cookie, _pos.java,
+                                  _physical_frames == 0, _callee_is_java);
+}
+
+int AsgstStackWalker::clear_marks(int owner, int slot) {
+  return _thread->is_Java_thread() ? AsgstFrameMarks::clear(JavaThread::cast(_thread), owner, slot)
+                                   : ASGST_INVALID_ARGUMENT;
+}
+
+int AsgstStackWalker::watch_marks(int owner) {
+  if (owner <= 0) {
+    return ASGST_INVALID_ARGUMENT;
+  }
+  _watched_owner = owner;
+  return 0;
+}
+
+bool AsgstStackWalker::reached_mark(ASGST_Mark* mark) const {
+  if (!_at_mark) {
+    return false;
+  }
+  *mark = _mark;
+  return true;
 }
 
 bool AsgstStackWalker::report(ASGST_Frame* out) {
@@ -369,7 +419,17 @@ bool AsgstStackWalker::step() {
     stop(ASGST_BROKEN_FRAME);
     return false;
   }
-  return _pos.in_native ? step_native() : step_java();
+  if (_pos.in_native) {
+    _callee_is_java = false;
+    return step_native();
+  }
+  const frame& f = _pos.java;
+  nmethod* nm = f.is_heap_frame() || f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
+  bool from_java_method = !f.is_heap_frame() && f.cb() != nullptr &&
+                          (f.is_interpreted_frame() || (nm != nullptr && nm->method() != nullptr && !nm->is_native_method()));
+  bool stepped = step_java();
+  _callee_is_java = from_java_method && !_pos.in_native;
+  return stepped;
 }
 
 bool AsgstStackWalker::step_native() {

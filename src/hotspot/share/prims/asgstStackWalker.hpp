@@ -67,7 +67,16 @@ class AsgstStackWalker : public StackObj {
   void rewind();
 
   // 1 while frames may follow, else what next() returns.
-  int state() const { return _state; }
+  int state() const { return _mark_reached ? ASGST_MARKED_FRAME : _state; }
+
+  // Frame marks (AsgstFrameMarks): marks the physical frame of the frame
+  // that next() reported last, clears owner's marks of the walked thread,
+  // makes next() stop after each frame that carries a mark of owner, and
+  // tells which mark that was.
+  int mark_frame(int owner, int slot, uint64_t cookie);
+  int clear_marks(int owner, int slot);
+  int watch_marks(int owner);
+  bool reached_mark(ASGST_Mark* mark) const;
 
   // Whether the walk reports C/C++ frames and stubs.
   bool includes_native_frames() const { return (_options & ASGST_INCLUDE_NON_JAVA_FRAMES) != 0; }
@@ -135,6 +144,12 @@ class AsgstStackWalker : public StackObj {
   AsgstNativeFrame _top_scope_frame;
   bool _top_first_pending;
   int _physical_frames;     // physical frames visited so far
+  bool _callee_is_java;     // the physical frame above the current one is a Java method's
+  bool _reported_at_pos;    // next() reported last from _pos (not a recorded first frame)
+  int _watched_owner;       // whose frame marks end a walk, 0: none
+  bool _mark_reached;       // next() returns ASGST_MARKED_FRAME next
+  bool _at_mark;            // next() returned ASGST_MARKED_FRAME last
+  ASGST_Mark _mark;         // the mark reached last
   intptr_t* _interrupted_sp;  // sp of the signal context that start() began with
   frame _executing;         // the Java frame a thread in Java was executing (maybe in a leaf call)
   int _state;
@@ -174,6 +189,7 @@ class AsgstStackWalker : public StackObj {
   bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool is_below_continuation_entry(const frame& top) const;
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
+  bool at_marked_frame();
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error
 };
 

@@ -20,12 +20,38 @@
 #ifndef SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
 #define SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
 
+#include "utilities/globalDefinitions.hpp"
+
 class AsgstThreadQueues;
 
-// JavaThread's field for the safepoint queues of profile.h: null until the
-// thread's first queue is registered; AsgstQueues (prims/asgstQueue.hpp) owns it.
-#define DEFINE_THREAD_LOCAL_FIELD_ASGST \
-  friend class AsgstQueues;             \
-  AsgstThreadQueues* _asgst_queues = nullptr
+// One frame mark of a thread (prims/asgstFrameMarks.hpp): a seqlock whose
+// control word holds the state and a sequence number.
+struct AsgstFrameMarkSlot {
+  volatile uint64_t _control;   // state (low 2 bits) | sequence << 2
+  uintptr_t _key;               // real_fp() of the marked frame
+  const void* _code;            // its Method* (interpreted) or nmethod* (compiled)
+  uint64_t _cookie;             // the profiler's value, given back when the mark is reached
+  uint32_t _generation;         // the slot's owner registration that set the mark
+};
+
+// The frame marks of a thread: all zero until a profiler marks a frame.
+struct AsgstThreadFrameMarks {
+  static const int slots = 4;   // ASGST_MARK_SLOTS
+  volatile uintptr_t _limit;    // lowest return-barrier value of the active marks, 0 for none;
+                                // written only by the thread itself
+  volatile uint32_t _pending;   // a bit per slot whose request waits for the thread's poll
+  AsgstFrameMarkSlot _slot[slots];
+};
+
+// JavaThread's fields for profile.h: the safepoint queues (null until the
+// thread's first queue is registered; prims/asgstQueue.hpp) and the frame
+// marks (prims/asgstFrameMarks.hpp). AsgstHooks reads both on the hooks' fast
+// paths.
+#define DEFINE_THREAD_LOCAL_FIELD_ASGST          \
+  friend class AsgstHooks;                       \
+  friend class AsgstQueues;                      \
+  friend class AsgstFrameMarks;                  \
+  AsgstThreadQueues* _asgst_queues = nullptr;    \
+  AsgstThreadFrameMarks _asgst_frame_marks = {}
 
 #endif // SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP

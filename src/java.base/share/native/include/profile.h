@@ -53,7 +53,8 @@ extern "C" {
  * ASGST_Version() tells the VM's version at run time.
  */
 #define ASGST_VERSION_1_0 0x00010000
-#define ASGST_VERSION ASGST_VERSION_1_0 /* the version this header declares */
+#define ASGST_VERSION_1_1 0x00010001 /* adds frame marks */
+#define ASGST_VERSION ASGST_VERSION_1_1 /* the version this header declares */
 #define ASGST_VERSION_MAJOR(version) ((int)(((unsigned int)(version) >> 16) & 0xffff))
 #define ASGST_VERSION_MINOR(version) ((int)((unsigned int)(version) & 0xffff))
 
@@ -112,8 +113,17 @@ enum ASGST_Error {
   ASGST_WRONG_KIND          = -9, /* the trace kind is not among the accepted ones */
   ASGST_BROKEN_FRAME        = -17, /* a frame failed the walker's checks; the walk ends there */
   ASGST_INVALID_ARGUMENT    = -18, /* a required argument is null or out of range */
-  ASGST_FRAMES_IN_HEAP      = -19  /* a virtual thread's older frames are frozen in the heap */
+  ASGST_FRAMES_IN_HEAP      = -19, /* a virtual thread's older frames are frozen in the heap */
+  ASGST_MARK_REFUSED        = -20, /* the frame cannot carry a mark (doc/frame-marks.md) */
+  ASGST_NO_MARK_SLOT        = -21  /* all ASGST_MARK_SLOTS are reserved */
 };
+
+/*
+ * What ASGST_NextFrame returns, without filling the frame, after the frame
+ * that carries a mark of the owner that the iterator watches
+ * (ASGST_WatchMarks): its callers are unchanged since the mark was set.
+ */
+#define ASGST_MARKED_FRAME 2
 
 /* Optional parts of the API; ASGST_Capabilities() reports those that work. */
 enum ASGST_Capabilities {
@@ -160,6 +170,18 @@ typedef struct {
   ASGST_CallFrame* frames; /* caller-allocated, depth entries; callee first */
   void* frame_info;        /* reserved, null */
 } ASGST_CallTrace;
+
+/* Frame marks: slots per thread, shared by all owners. */
+#define ASGST_MARK_SLOTS 4
+
+/* A profiler's reservation of mark slots (> 0). */
+typedef int ASGST_MarkOwner;
+
+/* The mark that a walk reached. */
+typedef struct {
+  int32_t slot;            /* the owner's slot, 0 to its slot count - 1 */
+  uint64_t cookie;         /* the profiler's value given when the mark was set */
+} ASGST_Mark;
 
 /* Called with an iterator that is valid only during the call. */
 typedef void (*ASGST_IteratorHandler)(ASGST_Iterator* iterator, void* arg);
@@ -274,7 +296,8 @@ ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t option
 /*
  * Stores the next frame in *frame. Returns 1 if there was one, ASGST_NO_FRAME
  * at the end of the stack (and for a null iterator), or an error (< 0) when
- * the walk cannot continue; the frames before remain valid. A null frame
+ * the walk cannot continue; the frames before remain valid. An iterator that
+ * watches frame marks also returns ASGST_MARKED_FRAME (below). A null frame
  * gives ASGST_INVALID_ARGUMENT and leaves the iterator where it was. Signal
  * safe. Typical use:
  *
@@ -444,6 +467,64 @@ ASGST_SetOnQueueProcessingEnd(ASGST_Queue* queue, int options, bool offer_iterat
                               ASGST_OnQueueSafepointHandler end, void* arg);
 
 /*
+ * Frame marks (capability ASGST_MARK_FRAME, API version 1.1;
+ * doc/frame-marks.md). A walk marks a Java frame of the walked thread; as
+ * long as that frame has not been left (returned, unwound by an exception,
+ * deoptimized into new frames, replaced by OSR, frozen by a virtual thread,
+ * popped by JVMTI), every frame below it is the one the marking walk saw. A
+ * later walk that watches the owner's marks returns ASGST_MARKED_FRAME after
+ * reporting the marked frame, and the profiler appends the callers it kept.
+ * A mark set from a signal handler or for a halted thread counts from the
+ * thread's next safepoint poll on; a walk until then does not report it.
+ */
+
+/*
+ * Reserves slots (1 to ASGST_MARK_SLOTS) mark slots in every thread for one
+ * profiler. Returns the owner, ASGST_NO_MARK_SLOT when not that many are
+ * free, ASGST_MARK_REFUSED where frame marks are not implemented, or
+ * ASGST_INVALID_ARGUMENT. Not signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ ASGST_MarkOwner JNICALL ASGST_RegisterMarkOwner(int slots);
+
+/*
+ * Frees the owner's slots; its marks die in every thread at once. Returns
+ * false for no (or a freed) owner. Not signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ bool JNICALL ASGST_DeregisterMarkOwner(ASGST_MarkOwner owner);
+
+/*
+ * Marks the physical frame of the Java frame that ASGST_NextFrame reported
+ * last (for a compiled frame with inlined scopes: the frame they share), in
+ * the owner's slot, replacing the mark that slot held. Returns 0, or
+ * ASGST_MARK_REFUSED for a frame that cannot carry a mark (the top frame, an
+ * interpreted frame whose callee is no Java frame, a native method, a frame
+ * in the heap, a non-Java frame), or ASGST_INVALID_ARGUMENT. Signal safe; a
+ * thread walked from another one must stay halted until this returns.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL
+ASGST_MarkFrame(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot, uint64_t cookie);
+
+/*
+ * Removes the owner's mark in slot (-1: in all its slots) of the walked
+ * thread. Returns 0 or ASGST_INVALID_ARGUMENT. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_ClearMark(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot);
+
+/*
+ * From now on, ASGST_NextFrame returns ASGST_MARKED_FRAME after each Java
+ * frame that carries a mark of owner (then ASGST_GetMark tells which); the
+ * call after it goes on with the caller. Iterators that do not watch marks
+ * never return it. Returns 0 or ASGST_INVALID_ARGUMENT. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_WatchMarks(ASGST_Iterator* iterator, ASGST_MarkOwner owner);
+
+/*
+ * Right after ASGST_NextFrame returned ASGST_MARKED_FRAME: stores the mark
+ * reached in *mark and returns true; else false. Signal safe.
+ */
+_JNI_IMPORT_OR_EXPORT_ bool JNICALL ASGST_GetMark(ASGST_Iterator* iterator, ASGST_Mark* mark);
+
+/*
  * The functions' pointer types, for profilers that look them up with dlsym
  * (doc/asgst.md shows how):
  *
@@ -496,6 +577,13 @@ typedef void (JNICALL *ASGST_SetOnQueueProcessingEnd_Fn)(ASGST_Queue* queue, int
                                                          bool offer_iterator,
                                                          ASGST_OnQueueSafepointHandler end,
                                                          void* arg);
+typedef ASGST_MarkOwner (JNICALL *ASGST_RegisterMarkOwner_Fn)(int slots);
+typedef bool (JNICALL *ASGST_DeregisterMarkOwner_Fn)(ASGST_MarkOwner owner);
+typedef int (JNICALL *ASGST_MarkFrame_Fn)(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot,
+                                          uint64_t cookie);
+typedef int (JNICALL *ASGST_ClearMark_Fn)(ASGST_Iterator* iterator, ASGST_MarkOwner owner, int slot);
+typedef int (JNICALL *ASGST_WatchMarks_Fn)(ASGST_Iterator* iterator, ASGST_MarkOwner owner);
+typedef bool (JNICALL *ASGST_GetMark_Fn)(ASGST_Iterator* iterator, ASGST_Mark* mark);
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,8 @@
 
 /*
  * @test
- * @summary Every one of the 30 functions of profile.h called with bad
+ * @summary Every one of the 30 functions of profile.h 1.0 (those of
+ *          frame marks, 1.1: marks/AsgstFrameMarks) called with bad
  *          arguments (null pointers, garbage, freed and removed handles,
  *          threads that do not exist, are no Java threads or are not
  *          attached, out-of-range sizes, lengths, depths and option bits)

@@ -36,7 +36,7 @@ public class AsgstCapabilities {
     static final int MARK_FRAME = 2;
     // The safepoint queue is implemented, frame marking is not; the change
     // that adds it must update this expectation.
-    static final int IMPLEMENTED = REGISTER_QUEUE;
+    static final int IMPLEMENTED = REGISTER_QUEUE | MARK_FRAME;
 
     private static native boolean agentLoaded();
     private static native int capabilitiesAtAgentLoad();
@@ -45,8 +45,8 @@ public class AsgstCapabilities {
     private static native int versionNow();
     private static native int headerVersion();
 
-    // ASGST_VERSION_1_0 in profile.h: the version this VM implements.
-    static final int VERSION_1_0 = 0x00010000;
+    // ASGST_VERSION_1_1 in profile.h: the version this VM implements.
+    static final int VERSION_1_1 = 0x00010001;
     private static native String libraryDefiningCapabilities();
 
     public static void main(String[] args) {
@@ -57,11 +57,11 @@ public class AsgstCapabilities {
         check((now & ~(REGISTER_QUEUE | MARK_FRAME)) == 0, "unknown capability bits in " + now);
         check(now == IMPLEMENTED, "capabilities " + now + ", expected " + IMPLEMENTED);
 
-        check(versionAtAgentLoad() == VERSION_1_0, "ASGST_Version() at agent load: "
-              + Integer.toHexString(versionAtAgentLoad()) + ", expected " + Integer.toHexString(VERSION_1_0));
-        check(versionNow() == VERSION_1_0, "ASGST_Version() now: " + Integer.toHexString(versionNow()));
-        check(headerVersion() == VERSION_1_0, "the installed header declares ASGST_VERSION "
-              + Integer.toHexString(headerVersion()) + ", the VM implements " + Integer.toHexString(VERSION_1_0));
+        check(versionAtAgentLoad() == VERSION_1_1, "ASGST_Version() at agent load: "
+              + Integer.toHexString(versionAtAgentLoad()) + ", expected " + Integer.toHexString(VERSION_1_1));
+        check(versionNow() == VERSION_1_1, "ASGST_Version() now: " + Integer.toHexString(versionNow()));
+        check(headerVersion() == VERSION_1_1, "the installed header declares ASGST_VERSION "
+              + Integer.toHexString(headerVersion()) + ", the VM implements " + Integer.toHexString(VERSION_1_1));
 
         String library = libraryDefiningCapabilities();
         check(library != null && library.endsWith("/libjvm.so"),

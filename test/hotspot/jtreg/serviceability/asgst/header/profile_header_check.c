@@ -59,9 +59,14 @@ ASGST_CHECK(error_wrong_kind, ASGST_WRONG_KIND == -9);
 ASGST_CHECK(error_broken_frame, ASGST_BROKEN_FRAME == -17);
 ASGST_CHECK(error_invalid_argument, ASGST_INVALID_ARGUMENT == -18);
 ASGST_CHECK(error_frames_in_heap, ASGST_FRAMES_IN_HEAP == -19);
+ASGST_CHECK(error_mark_refused, ASGST_MARK_REFUSED == -20);
+ASGST_CHECK(error_no_mark_slot, ASGST_NO_MARK_SLOT == -21);
+ASGST_CHECK(marked_frame, ASGST_MARKED_FRAME == 2);
+ASGST_CHECK(mark_slots, ASGST_MARK_SLOTS == 4);
 
 ASGST_CHECK(version_1_0, ASGST_VERSION_1_0 == 0x00010000);
-ASGST_CHECK(version_current, ASGST_VERSION == ASGST_VERSION_1_0);
+ASGST_CHECK(version_1_1, ASGST_VERSION_1_1 == 0x00010001);
+ASGST_CHECK(version_current, ASGST_VERSION == ASGST_VERSION_1_1);
 ASGST_CHECK(version_major, ASGST_VERSION_MAJOR(ASGST_VERSION_1_0) == 1);
 ASGST_CHECK(version_minor, ASGST_VERSION_MINOR(ASGST_VERSION_1_0) == 0);
 ASGST_CHECK(version_major_of_2_3, ASGST_VERSION_MAJOR(0x00020003) == 2);
@@ -133,6 +138,12 @@ int use_every_pointer_type(void) {
   ASGST_GetQueueSizeInfo_Fn queue_size = ASGST_GetQueueSizeInfo;
   ASGST_SetOnQueueProcessingStart_Fn on_start = ASGST_SetOnQueueProcessingStart;
   ASGST_SetOnQueueProcessingEnd_Fn on_end = ASGST_SetOnQueueProcessingEnd;
+  ASGST_RegisterMarkOwner_Fn register_owner = ASGST_RegisterMarkOwner;
+  ASGST_DeregisterMarkOwner_Fn deregister_owner = ASGST_DeregisterMarkOwner;
+  ASGST_MarkFrame_Fn mark_frame = ASGST_MarkFrame;
+  ASGST_ClearMark_Fn clear_mark = ASGST_ClearMark;
+  ASGST_WatchMarks_Fn watch_marks = ASGST_WatchMarks;
+  ASGST_GetMark_Fn get_mark = ASGST_GetMark;
   /* Function and object pointers do not mix in ISO C: compare each with null. */
   return (capabilities != NULL) + (version != NULL) + (run != NULL) + (run_from_frame != NULL) +
          (run_of_thread != NULL) + (next != NULL) + (rewind != NULL) + (state != NULL) +
@@ -142,7 +153,9 @@ int use_every_pointer_type(void) {
          (to_jclass != NULL) + (from_jclass != NULL) + (register_unload != NULL) +
          (deregister_unload != NULL) + (register_queue != NULL) + (deregister_queue != NULL) +
          (enqueue != NULL) + (queue_element != NULL) + (enqueuable != NULL) +
-         (resize_queue != NULL) + (queue_size != NULL) + (on_start != NULL) + (on_end != NULL);
+         (resize_queue != NULL) + (queue_size != NULL) + (on_start != NULL) + (on_end != NULL) +
+         (register_owner != NULL) + (deregister_owner != NULL) + (mark_frame != NULL) +
+         (clear_mark != NULL) + (watch_marks != NULL) + (get_mark != NULL);
 }
 
 int use_every_type(void) {
@@ -158,6 +171,8 @@ int use_every_type(void) {
   ASGST_MethodLineNumberEntry line = { 0, 1 };
   ASGST_QueueElement element = { NULL, NULL, NULL, NULL, NULL };
   ASGST_QueueSizeInfo size_info = { 0, 0, 0 };
+  ASGST_Mark mark = { 0, 0 };
+  ASGST_MarkOwner owner = 1;
   int (*capabilities)(void) = ASGST_Capabilities;
   int (*run)(void*, int32_t, ASGST_IteratorHandler, void*) = ASGST_RunWithIterator;
   int (*next)(ASGST_Iterator*, ASGST_Frame*) = ASGST_NextFrame;
@@ -235,6 +250,11 @@ int use_every_type(void) {
   on_start(NULL, 0, false, queue_handler, NULL);
   on_end(NULL, 0, true, queue_handler, NULL);
   size_info = queue_size(NULL);
+  owner = ASGST_RegisterMarkOwner(ASGST_MARK_SLOTS);
+  if (ASGST_MarkFrame(NULL, owner, 0, 1) != ASGST_INVALID_ARGUMENT || ASGST_WatchMarks(NULL, owner) == 0 ||
+      ASGST_ClearMark(NULL, owner, -1) == 0 || ASGST_GetMark(NULL, &mark) || !ASGST_DeregisterMarkOwner(owner)) {
+    return -4;
+  }
   if (!deregister_unload(unload_handler, NULL) || from_jmethod_id(NULL) != NULL) {
     return -2;
   }
@@ -246,5 +266,5 @@ int use_every_type(void) {
          run_from_frame(NULL, NULL, NULL, 0, iterator_handler, NULL) +
          run_of_thread(0, NULL, 0, iterator_handler, NULL) + thread_state() +
          method_idnum(NULL) + (int)class_idnum(NULL) + line_table(NULL, &line, 1) +
-         enqueue(NULL, NULL, NULL) + line.line_number + size_info.size + frames_seen;
+         enqueue(NULL, NULL, NULL) + line.line_number + size_info.size + frames_seen + (int)mark.cookie;
 }
