@@ -14,15 +14,7 @@ threads=${THREADS:-2}
 intervals=${INTERVALS:-10ms 1ms 100us}
 classes="$out/classes"
 
-# Iterations per thread for about 5 s per run (10 CPU seconds) on two idle cores.
-default_rounds() {
-  case $1 in
-    synthetic) echo "${ROUNDS:-36000}" ;;
-    h2) echo 30 ;; xalan) echo 70 ;; rhino) echo 100 ;; jython) echo 80 ;;
-    batik) echo 22 ;; fop) echo 45 ;; clojure) echo 170 ;;
-    *) echo "unknown workload $1" >&2; exit 1 ;;
-  esac
-}
+. "$repo/bench/overhead/workloads.sh"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "n/a" }'; }
 percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a - b) * 100 / b }'; }
