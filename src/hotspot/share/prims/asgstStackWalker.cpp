@@ -100,8 +100,8 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
        heap_frames),
   _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
-  _physical_frames(0), _callee_is_java(false), _reported_at_pos(false), _watched_owner(0), _mark_reached(false),
-  _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
+  _physical_frames(0), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
+  _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
 // Fails where the chain leaves the stack or does not move up.
@@ -177,6 +177,7 @@ void AsgstStackWalker::rewind() {
   _physical_frames = 0;
   _callee_is_java = false;
   _reported_at_pos = false;
+  _scopes_of_pos = false;
   _mark_reached = false;
   _at_mark = false;
   _state = 1;
@@ -196,9 +197,11 @@ int AsgstStackWalker::next(ASGST_Frame* out) {
       *out = _first;
       reported = true;
     } else if (_scope_offset != no_scope) {
-      reported = _reported_at_pos = report_scope(out);
+      reported = report_scope(out);
+      _reported_at_pos = reported && _scopes_of_pos;
     } else if (!_pos.visited) {
       _pos.visited = true;
+      _scopes_of_pos = true;  // the scopes that report() begins are those of _pos's frame
       reported = _reported_at_pos = report(out);
     } else {
       step();

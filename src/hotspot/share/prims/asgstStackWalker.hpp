@@ -145,7 +145,9 @@ class AsgstStackWalker : public StackObj {
   bool _top_first_pending;
   int _physical_frames;     // physical frames visited so far
   bool _callee_is_java;     // the physical frame above the current one is a Java method's
-  bool _reported_at_pos;    // next() reported last from _pos (not a recorded first frame)
+  bool _reported_at_pos;    // next() reported last a frame or scope of _pos's physical frame
+  bool _scopes_of_pos;      // the scopes being reported are _pos's (not a queue element's
+                            // recorded frame, reported from its record above _pos)
   int _watched_owner;       // whose frame marks end a walk, 0: none
   bool _mark_reached;       // next() returns ASGST_MARKED_FRAME next
   bool _at_mark;            // next() returned ASGST_MARKED_FRAME last
