@@ -19,9 +19,10 @@
 
 /*
  * @test id=default
- * @summary Frame marks set and reached in signal handlers and in queue
- *          processing (profile.h, doc/frame-marks.md): a timer signals a
- *          worker every 200 us; each walk watches the mark, goes on past it
+ * @summary Frame marks set and reached in signal handlers, in queue
+ *          processing and by another thread while the worker is halted
+ *          (profile.h, doc/frame-marks.md): a timer signals a worker every
+ *          200 us; each walk watches the mark, goes on past it
  *          to compare the callers with those kept when it was set, or marks
  *          the marker method's frame. In six phases the worker runs the same
  *          recursion again from the same place; a mark of an earlier phase
@@ -65,7 +66,9 @@ public class AsgstFrameMarksSampled {
     static native int start(Method marker);
     static native void setPhase(int phase);
     // {signals, reached in handlers, reached at polls, callers that differed,
-    //  marks of an earlier phase reached, marks set, marks refused}
+    //  marks of an earlier phase reached, marks refused, reached by the
+    //  sampler thread while the worker was halted, marks set in handlers,
+    //  at polls, by the sampler thread}; each way of walking has its own owner
     static native int[] stop();
     // The first walk whose callers differed from those kept, described; null for none.
     static native String firstMismatch();
@@ -124,18 +127,22 @@ public class AsgstFrameMarksSampled {
         worker.start();
         worker.join();
         int[] r = result[0];
-        System.out.println("signals " + r[0] + ", mark reached in handlers " + r[1] + " and at polls " + r[2]
+        System.out.println("signals " + r[0] + ", mark reached in handlers " + r[1] + ", at polls " + r[2]
+                           + " and from the sampler thread " + r[6]
                            + ", callers that differed " + r[3] + ", marks of an earlier phase reached " + r[4]
-                           + ", marks set " + r[5] + ", refused " + r[6]);
+                           + ", marks set " + r[7] + ", " + r[8] + " and " + r[9] + ", refused " + r[5]);
         check(r[3] == 0, r[3] + " walks past a mark found other callers than those kept; the first: " + firstMismatch());
         check(r[4] == 0, r[4] + " walks reached a mark of an earlier phase, whose frame had been left");
         // The mechanism must have worked at all: every phase sets a mark, and
         // most of the signals of a phase come after its mark was confirmed
         // (a poll within microseconds), so the counts are in the hundreds;
         // these floors are far below, only to fail a VM that never reports one.
-        check(r[5] >= PHASES, "only " + r[5] + " marks set in " + PHASES + " phases");
+        for (int way = 0; way < 3; way++) {
+            check(r[7 + way] >= PHASES, "only " + r[7 + way] + " marks set by way " + way + " in " + PHASES + " phases");
+        }
         check(r[1] >= 50, "only " + r[1] + " walks in signal handlers reached a mark");
         check(r[2] >= 10, "only " + r[2] + " queue walks reached a mark");
+        check(r[6] >= 10, "only " + r[6] + " walks of the halted worker reached a mark");
     }
 
     static void check(boolean condition, String message) {

@@ -18,18 +18,22 @@
  */
 
 /*
- * Frame marks set and reached in signal handlers and in queue processing:
- * a wall-clock timer signals the worker thread every 200 us; each handler
- * walks it watching the owner's mark. A walk that reaches the mark goes on
+ * Frame marks set and reached in signal handlers, in queue processing and by
+ * another thread while the worker is halted: a wall-clock timer signals the
+ * worker thread every 200 us; a third of the handlers walk it watching the
+ * mark of the owner of that way of walking (three owners, one each), a third enqueue an element whose walk at the thread's poll
+ * does the same, and a third halt the worker while an unattached sampler
+ * thread walks it (ASGST_RunWithIteratorOfThread) the same way. A walk that reaches the mark goes on
  * to the bottom, and its callers after the mark must be those kept when the
  * mark was set (method, bci, level, sp). A walk that does not reach it marks
  * the frame of the marker method it passes, with a new cookie of the current
- * phase, and keeps the callers after it. Every other signal also enqueues an
- * element, whose walk at the thread's poll does the same. A mark of an
+ * phase, and keeps the callers after it. A mark of an
  * earlier phase must never be reached: the worker left its frame before the
  * phase changed.
  */
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -48,23 +52,30 @@ typedef struct {
   ASGST_Frame frames[MAX_FRAMES];
 } Suffix;
 
-static ASGST_MarkOwner owner;
+static ASGST_MarkOwner owners[3];   /* one per way of walking: their marks stay apart */
 static ASGST_Method marker;           /* the method whose frame is marked */
 static ASGST_Queue* queue;
 static volatile int phase;            /* cookies carry it: phase * 100000 + n */
 static volatile int next_cookie;
-static Suffix kept[COOKIES];
+static Suffix kept[3][COOKIES];
 static timer_t timer;
 static volatile int signals;
 
 /* Counters, read by Java: walks that reached a mark (from the handler, from
    the queue), callers that differed from the kept ones, marks of an earlier
    phase reached, marks set, refused marks. */
-static volatile int reached_in_handler, reached_at_poll, suffix_mismatches, stale_marks, marks_set, refusals;
+static volatile int reached[3], marks_set[3], suffix_mismatches, stale_marks, refusals;
+
+/* The handshake with the sampler thread: 1 halted (context published), 2 walked. */
+static volatile int halt_phase;
+static void* volatile halted_context;
+static pid_t worker_tid;
+static pthread_t sampler;
+static volatile int sampler_stop;
 
 /* The first walk whose callers differed, for the report. */
 static struct {
-  int at_poll, index, counts[2], state;
+  int where, index, counts[2], state;
   uint64_t cookies[2];
   ASGST_Frame marked, last;
   ASGST_Frame got, kept;
@@ -75,18 +86,21 @@ static int same_frame(const ASGST_Frame* a, const ASGST_Frame* b) {
          a->sp == b->sp;
 }
 
+enum { IN_HANDLER, AT_POLL, HALTED };
+
 static ASGST_Frame last_marked_frame;
 static ASGST_Frame prefix[64];
 static int prefix_count;
 static ASGST_Frame dump[64];
 static int dump_count;
 
-static void walk(ASGST_Iterator* iterator, int at_poll) {
+
+static void walk(ASGST_Iterator* iterator, int where) {
   ASGST_Frame frame;
   ASGST_Mark mark;
   Suffix rest;
   int result, i, marked = 0;
-  if (ASGST_WatchMarks(iterator, owner) != 0) {
+  if (ASGST_WatchMarks(iterator, owners[where]) != 0) {
     return;
   }
   prefix_count = 0;
@@ -102,11 +116,7 @@ static void walk(ASGST_Iterator* iterator, int at_poll) {
       if ((int)(mark.cookie / 100000) != phase) {
         __atomic_add_fetch(&stale_marks, 1, __ATOMIC_RELAXED);
       }
-      if (at_poll) {
-        __atomic_add_fetch(&reached_at_poll, 1, __ATOMIC_RELAXED);
-      } else {
-        __atomic_add_fetch(&reached_in_handler, 1, __ATOMIC_RELAXED);
-      }
+      __atomic_add_fetch(&reached[where], 1, __ATOMIC_RELAXED);
       /* The callers, walked on, against those kept. */
       rest.count = 0;
       while (rest.count < MAX_FRAMES && ASGST_NextFrame(iterator, &rest.frames[rest.count]) == 1) {
@@ -114,13 +124,13 @@ static void walk(ASGST_Iterator* iterator, int at_poll) {
       }
       ASGST_Mark second = { -1, 0 };
       ASGST_GetMark(iterator, &second);
-      Suffix* expected = &kept[mark.cookie % COOKIES];
+      Suffix* expected = &kept[where][mark.cookie % COOKIES];
       int differs = rest.count != expected->count;
       for (i = 0; !differs && i < rest.count; i++) {
         differs = !same_frame(&rest.frames[i], &expected->frames[i]);
       }
       if (differs && __atomic_add_fetch(&suffix_mismatches, 1, __ATOMIC_RELAXED) == 1) {
-        first_mismatch.at_poll = at_poll;
+        first_mismatch.where = where;
         first_mismatch.index = i - 1;
         first_mismatch.counts[0] = rest.count;
         first_mismatch.counts[1] = expected->count;
@@ -143,13 +153,13 @@ static void walk(ASGST_Iterator* iterator, int at_poll) {
         ASGST_State(iterator) != ASGST_MARKED_FRAME) {
       int n = __atomic_add_fetch(&next_cookie, 1, __ATOMIC_RELAXED);
       uint64_t cookie = (uint64_t)phase * 100000 + (uint64_t)(n % 100000);
-      Suffix* suffix = &kept[cookie % COOKIES];
+      Suffix* suffix = &kept[where][cookie % COOKIES];
       marked = 1;
-      if (ASGST_MarkFrame(iterator, owner, 0, cookie) != 0) {
+      if (ASGST_MarkFrame(iterator, owners[where], 0, cookie) != 0) {
         __atomic_add_fetch(&refusals, 1, __ATOMIC_RELAXED);
         continue;
       }
-      __atomic_add_fetch(&marks_set, 1, __ATOMIC_RELAXED);
+      __atomic_add_fetch(&marks_set[where], 1, __ATOMIC_RELAXED);
       /* Kept before the thread confirms the mark at its next poll: this
          handler runs on the thread (or the thread is at its poll). */
       suffix->count = 0;
@@ -162,19 +172,43 @@ static void walk(ASGST_Iterator* iterator, int at_poll) {
 }
 
 static void in_handler(ASGST_Iterator* iterator, void* arg) {
-  walk(iterator, 0);
+  walk(iterator, IN_HANDLER);
 }
 
 static void at_poll(ASGST_Iterator* iterator, void* queue_arg, void* arg) {
-  walk(iterator, 1);
+  walk(iterator, AT_POLL);
+}
+
+static void halted(ASGST_Iterator* iterator, void* arg) {
+  walk(iterator, HALTED);
+}
+
+/* Walks the worker whenever its handler halts it. */
+static void* sample_halted(void* arg) {
+  while (!__atomic_load_n(&sampler_stop, __ATOMIC_ACQUIRE)) {
+    if (__atomic_load_n(&halt_phase, __ATOMIC_ACQUIRE) == 1) {
+      ASGST_RunWithIteratorOfThread(worker_tid, halted_context, 0, halted, NULL);
+      __atomic_store_n(&halt_phase, 2, __ATOMIC_RELEASE);
+    } else {
+      sched_yield();
+    }
+  }
+  return NULL;
 }
 
 static void on_signal(int signo, siginfo_t* info, void* ucontext) {
   int n = __atomic_add_fetch(&signals, 1, __ATOMIC_RELAXED);
-  if (n % 2 == 0 && queue != NULL) {
+  if (n % 3 == 0) {
     ASGST_Enqueue(queue, ucontext, NULL);
-  } else {
+  } else if (n % 3 == 1) {
     ASGST_RunWithIterator(ucontext, 0, in_handler, NULL);
+  } else {
+    halted_context = ucontext;
+    __atomic_store_n(&halt_phase, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&halt_phase, __ATOMIC_ACQUIRE) != 2 && !__atomic_load_n(&sampler_stop, __ATOMIC_ACQUIRE)) {
+      /* halted: the sampler thread walks this thread now */
+    }
+    __atomic_store_n(&halt_phase, 0, __ATOMIC_RELEASE);
   }
 }
 
@@ -183,12 +217,15 @@ JNIEXPORT jint JNICALL
 Java_AsgstFrameMarksSampled_start(JNIEnv* env, jclass cls, jobject marker_method) {
   jmethodID id = (*env)->FromReflectedMethod(env, marker_method);
   marker = ASGST_JMethodIDToMethod(id);
-  owner = ASGST_RegisterMarkOwner(1);
+  owners[IN_HANDLER] = ASGST_RegisterMarkOwner(1);
+  owners[AT_POLL] = ASGST_RegisterMarkOwner(1);
+  owners[HALTED] = ASGST_RegisterMarkOwner(1);
   queue = ASGST_RegisterQueue(env, 64, 0, at_poll, NULL);
-  if (marker == NULL || owner <= 0 || queue == NULL) {
+  worker_tid = (pid_t)syscall(SYS_gettid);
+  if (marker == NULL || owners[IN_HANDLER] <= 0 || owners[AT_POLL] <= 0 || owners[HALTED] <= 0 || queue == NULL || pthread_create(&sampler, NULL, sample_halted, NULL) != 0) {
     return -1;
   }
-  return asgst_test_start_sampling_of(on_signal, (pid_t)syscall(SYS_gettid), CLOCK_MONOTONIC, 200, &timer);
+  return asgst_test_start_sampling_of(on_signal, worker_tid, CLOCK_MONOTONIC, 200, &timer);
 }
 
 JNIEXPORT void JNICALL Java_AsgstFrameMarksSampled_setPhase(JNIEnv* env, jclass cls, jint p) {
@@ -196,13 +233,18 @@ JNIEXPORT void JNICALL Java_AsgstFrameMarksSampled_setPhase(JNIEnv* env, jclass 
 }
 
 JNIEXPORT jintArray JNICALL Java_AsgstFrameMarksSampled_stop(JNIEnv* env, jclass cls) {
-  int r[7];
+  int r[10];
   asgst_test_stop_sampling(timer);
+  __atomic_store_n(&sampler_stop, 1, __ATOMIC_RELEASE);
+  pthread_join(sampler, NULL);
   ASGST_DeregisterQueue(queue);
-  ASGST_DeregisterMarkOwner(owner);
-  r[0] = signals; r[1] = reached_in_handler; r[2] = reached_at_poll; r[3] = suffix_mismatches;
-  r[4] = stale_marks; r[5] = marks_set; r[6] = refusals;
-  return asgst_test_int_array(env, r, 7);
+  ASGST_DeregisterMarkOwner(owners[IN_HANDLER]);
+  ASGST_DeregisterMarkOwner(owners[AT_POLL]);
+  ASGST_DeregisterMarkOwner(owners[HALTED]);
+  r[0] = signals; r[1] = reached[IN_HANDLER]; r[2] = reached[AT_POLL]; r[3] = suffix_mismatches;
+  r[4] = stale_marks; r[5] = refusals; r[6] = reached[HALTED];
+  r[7] = marks_set[IN_HANDLER]; r[8] = marks_set[AT_POLL]; r[9] = marks_set[HALTED];
+  return asgst_test_int_array(env, r, 10);
 }
 
 /* The first difference, described (after stop). */
@@ -214,7 +256,7 @@ JNIEXPORT jstring JNICALL Java_AsgstFrameMarksSampled_firstMismatch(JNIEnv* env,
   asgst_test_method_name(first_mismatch.got.method, got, sizeof(got));
   asgst_test_method_name(first_mismatch.kept.method, kept_name, sizeof(kept_name));
   snprintf(text, sizeof(text), "%s walk: %d callers (end state %d), %d kept; caller %d: %s bci %d level %d type %d sp %p, kept %s bci %d level %d type %d sp %p",
-           first_mismatch.at_poll ? "queue" : "handler", first_mismatch.counts[0], first_mismatch.state,
+           first_mismatch.where == AT_POLL ? "queue" : first_mismatch.where == HALTED ? "halted-thread" : "handler", first_mismatch.counts[0], first_mismatch.state,
            first_mismatch.counts[1],
            first_mismatch.index, got, first_mismatch.got.bci, first_mismatch.got.comp_level, first_mismatch.got.type,
            first_mismatch.got.sp, kept_name, first_mismatch.kept.bci, first_mismatch.kept.comp_level,
