@@ -195,10 +195,6 @@ static RegisterMap map_without_processing(JavaThread* thread) {
                      RegisterMap::WalkContinuation::skip);
 }
 
-static bool is_java_method_frame(const frame& f) {
-  return f.is_interpreted_frame() || (f.is_compiled_frame() && !f.cb()->as_nmethod()->is_native_method());
-}
-
 void AsgstFrameMarks::confirm_requests(JavaThread* thread) {
   AsgstThreadFrameMarks& marks = marks_of(thread);
   if (Atomic::xchg(&marks._pending, (uint32_t)0) == 0) {
@@ -218,7 +214,7 @@ void AsgstFrameMarks::confirm_requests(JavaThread* thread) {
     RegisterMap map = map_without_processing(thread);
     bool callee_is_java = false;
     for (frame f = thread->last_frame(); ; f = f.sender(&map)) {
-      bool java = is_java_method_frame(f);
+      bool java = f.is_java_frame();  // interpreted or compiled; no native wrapper
       if (java && (f.is_compiled_frame() || callee_is_java)) {
         for (int i = 0; i < slots; i++) {
           AsgstFrameMarkSlot& s = marks._slot[i];
@@ -250,8 +246,8 @@ void AsgstFrameMarks::frames_leaving(JavaThread* thread, bool after) {
   // The Java frame at the top, below the stubs that the VM was entered through.
   RegisterMap map = map_without_processing(thread);
   frame f = thread->last_frame();
-  for (int stubs = 0; stubs < max_stubs_on_top && !f.is_java_frame() && !f.is_entry_frame() &&
-                      !f.is_upcall_stub_frame() && !f.is_first_frame(); stubs++) {
+  for (int stubs = 0; stubs < max_stubs_on_top && !f.is_java_frame() && !f.is_native_frame() &&
+                      !f.is_entry_frame() && !f.is_upcall_stub_frame() && !f.is_first_frame(); stubs++) {
     f = f.sender(&map);
   }
   // Before: the top frame and those below it whose real_fp() is not above

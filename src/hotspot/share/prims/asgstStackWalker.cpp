@@ -426,10 +426,8 @@ bool AsgstStackWalker::step() {
     _callee_is_java = false;
     return step_native();
   }
-  const frame& f = _pos.java;
-  nmethod* nm = f.is_heap_frame() || f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
-  bool from_java_method = !f.is_heap_frame() && f.cb() != nullptr &&
-                          (f.is_interpreted_frame() || (nm != nullptr && nm->method() != nullptr && !nm->is_native_method()));
+  // A Java method's frame (interpreted or compiled, no native wrapper) on the stack.
+  bool from_java_method = !_pos.java.is_heap_frame() && _pos.java.cb() != nullptr && _pos.java.is_java_frame();
   bool stepped = step_java();
   _callee_is_java = from_java_method && !_pos.in_native;
   return stepped;
