@@ -138,7 +138,10 @@ static __thread Trace own_trace;
    an unmount and a mount; set to &own_trace at a platform thread's first enter. */
 static __thread Trace* volatile current_trace;
 
-/* ASGST_Method -> id (open addressing; written by enter, read anywhere) and id -> method. */
+/* ASGST_Method -> id (open addressing; written by enter, read anywhere) and id -> method.
+   The map also holds each traced method's jmethodID as a key (jmethodIDs and
+   ASGST_Methods never coincide): the AsyncGetCallTrace layer names frames by
+   jmethodID in signal handlers, where ASGST_JMethodIDToMethod may not be called. */
 static ASGST_Method volatile map_keys[MAP_SIZE];
 static volatile int map_ids[MAP_SIZE];
 static ASGST_Method volatile id_methods[MAX_IDS];
@@ -297,6 +300,7 @@ static void register_method(int id) {
   if (method != NULL) {
     map_invokes(id, caller);
     map_insert(method, id);
+    map_insert((ASGST_Method)(void*)caller, id);
     __atomic_store_n(&id_methods[id], method, __ATOMIC_RELEASE);
   }
 }
@@ -536,8 +540,7 @@ static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* uc
     return;
   }
   for (i = 0; i < agct_frames; i++) {
-    ASGST_Method method = frames[i].method_id == NULL ? NULL : ASGST_JMethodIDToMethod(frames[i].method_id);
-    int id = method == NULL ? -1 : id_of(method);
+    int id = frames[i].method_id == NULL ? -1 : id_of((ASGST_Method)(void*)frames[i].method_id);
     if (id >= 0) {
       if (count == 0) {
         top_traced_bci = frames[i].lineno;
