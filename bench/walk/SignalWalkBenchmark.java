@@ -23,7 +23,9 @@
  * its SIGPROF handler walks the context it received, with AsyncGetCallTrace,
  * ASGST's iterator (Java frames, and with C frames), AsyncGetStackTrace and
  * ASGST_Enqueue in turn, and times each. Enqueued elements are walked at the
- * target's next poll, timed there. Once with the chain compiled, once
+ * target's next poll, timed there. Where frame marks work, one more way walks
+ * to a frame mark set below the top and appends the callers kept (the chain
+ * under the loop never changes). Once with the chain compiled, once
  * interpreted (the class InterpretedChain is excluded from compilation by
  * bench/run-signal-walk-benchmark.sh). Prints one table.
  */

@@ -23,6 +23,14 @@
  * per signal in turn, and times the walk. A walk fails when it produces no
  * frame or ends with an error. Each figure: the median (and quartiles) of the
  * samples of one way, successful walks only.
+ *
+ * The way "marks" walks with frame marks (doc/frame-marks.md) as a profiler
+ * that keeps whole traces would: a walk that reaches its mark stops there
+ * and appends the callers kept by the walk that set it ("to mark +kept");
+ * a walk that reaches no mark walks the whole stack, marks the first frame
+ * below the top that takes a mark and keeps its trace ("full +mark"). The
+ * chain under the loop stays put, so after the first walk and the thread's
+ * next poll every walk reaches the mark.
  */
 
 #define _GNU_SOURCE
@@ -44,9 +52,10 @@
 #define MAX_FRAMES 4096
 #define MAX_SAMPLES 20000
 
-enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ENQUEUE, WAYS };
+enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, ENQUEUE, MARKS, WAYS };
 static const char* names[WAYS] = {
-  "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST_Enqueue"
+  "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST_Enqueue",
+  "marks: to mark +kept"
 };
 
 typedef struct {
@@ -63,6 +72,7 @@ static pid_t target_tid;
 static ASGST_Queue* target_queue;
 static Samples samples[WAYS];
 static Samples processing;          /* per element walked at the poll: ns, frames */
+static Samples marking;             /* way MARKS, walks that reached no mark: ns, frames */
 static volatile int samples_per_way;
 static volatile int sampling;
 static unsigned next_way;
@@ -89,6 +99,68 @@ static void add_sample(Samples* s, int64_t ns, int frames) {
     s->ns[s->count] = ns;
     s->frames[s->count] = frames;
     s->count++;
+  }
+}
+
+/* What a profiler keeps of a frame. */
+typedef struct {
+  ASGST_Method method;
+  int32_t bci;
+  int32_t comp_level;
+} TraceFrame;
+
+static ASGST_MarkOwner mark_owner;     /* 0: marks not available */
+static TraceFrame trace[MAX_FRAMES];   /* the trace of the current walk */
+static TraceFrame kept[MAX_FRAMES];    /* the trace of the walk that set the mark */
+static int kept_count;
+static uint32_t kept_generation;       /* a cookie's upper half; a stale one is not trusted */
+
+typedef struct {
+  int frames;   /* of the whole trace; 0: the walk failed */
+  int reached;  /* whether it stopped at the mark */
+} MarkedWalk;
+
+/* The way MARKS. The cookie holds the generation of the kept trace and the
+   index of the marked frame's caller in it. Only the outermost scope of a
+   frame is marked, so that the mark is reported right after that frame. */
+static void walk_to_mark(ASGST_Iterator* iterator, void* arg) {
+  MarkedWalk* result = (MarkedWalk*)arg;
+  ASGST_Frame frame;
+  ASGST_Mark mark;
+  int n = 0, marked = 0, step;
+  ASGST_WatchMarks(iterator, mark_owner);
+  while ((step = ASGST_NextFrame(iterator, &frame)) > 0) {
+    if (step == ASGST_MARKED_FRAME) {
+      if (ASGST_GetMark(iterator, &mark) && (uint32_t)(mark.cookie >> 32) == kept_generation) {
+        int from = (int)(uint32_t)mark.cookie;
+        int count = kept_count - from < MAX_FRAMES - n ? kept_count - from : MAX_FRAMES - n;
+        memcpy(&trace[n], &kept[from], (size_t)count * sizeof(TraceFrame));
+        result->frames = n + count;
+        result->reached = 1;
+        return;
+      }
+      continue;  /* a mark of a trace no longer kept: walk on */
+    }
+    if (n == MAX_FRAMES) {
+      break;
+    }
+    trace[n].method = frame.method;
+    trace[n].bci = frame.bci;
+    trace[n].comp_level = frame.comp_level;
+    n++;
+    if (!marked && frame.type == ASGST_FRAME_JAVA &&
+        ASGST_MarkFrame(iterator, mark_owner, 0, (uint64_t)(kept_generation + 1) << 32 | (uint32_t)n) == 0) {
+      marked = 1;
+    }
+  }
+  result->reached = 0;
+  result->frames = ASGST_State(iterator) == ASGST_NO_FRAME ? n : 0;
+  if (marked && result->frames > 0) {
+    memcpy(kept, trace, (size_t)n * sizeof(TraceFrame));
+    kept_count = n;
+    kept_generation++;
+  } else if (marked) {
+    ASGST_ClearMark(iterator, mark_owner, 0);  /* its trace is not kept */
   }
 }
 
@@ -121,8 +193,24 @@ static int walk(int way, void* ucontext) {
       AsyncGetStackTrace(&trace, MAX_FRAMES, ucontext, 0);
       return trace.num_frames > 0 ? trace.num_frames : 0;
     }
-    default:
+    case ENQUEUE:
       return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
+    default:
+      return -1;  /* MARKS: walk_marked */
+  }
+}
+
+/* The way MARKS: the sample goes to its row by whether the walk reached the mark. */
+static void walk_marked(void* ucontext) {
+  MarkedWalk result = { 0, 0 };
+  int64_t start = now_ns();
+  int64_t ns;
+  ASGST_RunWithIterator(ucontext, 0, walk_to_mark, &result);
+  ns = now_ns() - start;
+  if (result.frames == 0) {
+    samples[MARKS].failed++;
+  } else {
+    add_sample(result.reached ? &samples[MARKS] : &marking, ns, result.frames);
   }
 }
 
@@ -134,7 +222,14 @@ static void on_signal(int signo, siginfo_t* info, void* ucontext) {
     return;
   }
   way = (int)(next_way++ % WAYS);
+  if (way == MARKS && mark_owner == 0) {
+    return;
+  }
   if (samples[way].count + samples[way].failed >= samples_per_way) {
+    return;
+  }
+  if (way == MARKS) {
+    walk_marked(ucontext);
     return;
   }
   start = now_ns();
@@ -185,6 +280,11 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_prepare(JNIEnv* env, jclass cls)
   (*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_FRAMES, frames, &count);  /* makes the jmethodIDs */
   target_env = env;
   target_queue = ASGST_RegisterQueue(env, 16, 0, on_element, NULL);
+  if (mark_owner == 0 && (ASGST_Capabilities() & ASGST_MARK_FRAME) != 0) {
+    mark_owner = ASGST_RegisterMarkOwner(1);
+    mark_owner = mark_owner > 0 ? mark_owner : 0;
+  }
+  kept_count = 0;
   ASGST_SetOnQueueProcessingStart(target_queue, 0, false, on_processing_start, NULL);
   ASGST_SetOnQueueProcessingEnd(target_queue, 0, false, on_processing_end, NULL);
   memset(&action, 0, sizeof(action));
@@ -198,6 +298,9 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_prepare(JNIEnv* env, jclass cls)
 static int all_done(void) {
   int way;
   for (way = 0; way < WAYS; way++) {
+    if (way == MARKS && mark_owner == 0) {
+      continue;
+    }
     if (samples[way].count + samples[way].failed < samples_per_way) {
       return 0;
     }
@@ -220,6 +323,7 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_startSampling(JNIEnv* env, jclas
   (void)env; (void)cls;
   memset(samples, 0, sizeof(samples));
   memset(&processing, 0, sizeof(processing));
+  memset(&marking, 0, sizeof(marking));
   samples_per_way = per_way < MAX_SAMPLES ? per_way : MAX_SAMPLES;
   interval_micros = interval;
   __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
@@ -272,10 +376,14 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_report(JNIEnv* env, jclass cls, 
   int frames, way;
   (void)cls;
   summarize(&samples[AGCT], &agct_median, &p25, &p75, &frames);
-  for (way = 0; way < WAYS; way++) {
+  for (way = 0; way < MARKS; way++) {
     print_row(chain, depth, names[way], &samples[way], agct_median);
   }
   print_row(chain, depth, "queue: walk at poll", &processing, agct_median);
+  if (mark_owner != 0) {
+    print_row(chain, depth, names[MARKS], &samples[MARKS], agct_median);
+    print_row(chain, depth, "marks: full +mark", &marking, agct_median);
+  }
   fflush(stdout);
   (*env)->ReleaseStringUTFChars(env, chain_name, chain);
   ASGST_DeregisterQueue(target_queue);  /* on another thread: freed at the target's end */
