@@ -3,7 +3,8 @@
 # workspace's JDK image: a thread deep in a hot Java chain (compiled, then
 # interpreted) is signalled every 0.1 ms; its handler times AsyncGetCallTrace,
 # ASGST's iterator, AsyncGetStackTrace and ASGST_Enqueue on the contexts it
-# receives, and the thread times the walk of each enqueued element at its poll.
+# receives, and a walk to a frame mark that appends the callers kept; the
+# thread times the walk of each enqueued element at its poll.
 # Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
 set -euo pipefail
