@@ -11,7 +11,9 @@
 # which has no ASGST API, it must say so and sample with AsyncGetCallTrace; and
 # loaded with jcmd into a workload that already runs, it must sample it. One
 # more run checks that the perf engine samples at the rate asked for; where
-# perf_event_open is refused that check is skipped, saying so.
+# perf_event_open is refused that check is skipped, saying so. One more walks
+# with frame marks and checks the traces made of a walk to a mark and the
+# frames kept below it.
 # Prints PASS or FAIL per check, then "N passed, N failed"; exits non-zero unless
 # all passed.
 # Usage: make/asgst/check-demo.sh [IMAGE]   (default: the workspace's image)
@@ -80,6 +82,25 @@ check_rate() {  # name log min_percent
       problems+=("below $min_percent% of the requested rate")
   fi
   report "$name" "${problems[@]}"
+}
+
+# A run with marks=true: walks must have stopped at marks, and every trace
+# with the nesting thread's loop on top (Workload.mix or Workload.words above
+# Workload.nested) must hold exactly Workload.NESTING (40) frames of nested()
+# between the loop and Workload.nesting, as only the loop's frames change
+# while it runs. A trace made of the frames above a mark and a wrong kept part
+# (a frame too many or too few, another mark's part) breaks that.
+check_marks() {  # name options file
+  local name=$1 file="$out/runs/$3" log="$out/runs/$3.log" reached wrong problems=()
+  check "$name" "$2" "$3"
+  reached=$(sed -n 's/^asgstprof: marks: \([0-9]*\) of [0-9]* walks stopped at a mark.*/\1/p' "$log")
+  wrong=$(grep -E 'Workload\.nested(_\[i\])?;Workload\.(mix|words)' "$file" 2>/dev/null |
+          awk '{ line = $0; n = gsub(/Workload\.nested/, "&", line) }
+               n != 40 || $0 !~ /Workload\.nesting;Workload\.nested/ { bad += $NF } END { print bad + 0 }')
+  [ -n "$reached" ] || problems+=("no marks line on stderr (see $log)")
+  [ "${reached:-0}" -gt 0 ] || problems+=("no walk stopped at a mark")
+  [ "$wrong" = 0 ] || problems+=("$wrong samples of the nesting loop without its 40 frames of nested()")
+  report "$name: traces through marks (${reached:-no} walks stopped at a mark)" "${problems[@]}"
 }
 
 mode_of() {  # options: the mode they ask for
@@ -192,6 +213,7 @@ else
   # threads' CPU time.
   check "cpu, engine=perf, interval=100us" "mode=cpu,engine=perf,interval=100us" perf.collapsed
   check_rate "cpu, engine=perf keeps a 100 us interval" "$out/runs/perf.collapsed.log" 50
+  check_marks "cpu, marks=true" "mode=cpu,interval=1ms,marks=true" marks.collapsed
   # Loaded into a running VM, it samples the threads that run already
   # (the main thread and the carriers of the hot stacks) with ASGST.
   attach "cpu, loaded with jcmd into a running VM" "mode=cpu,interval=1ms" attach.collapsed

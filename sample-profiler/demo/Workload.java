@@ -18,8 +18,9 @@
  */
 
 // The demo workload: a few seconds of CPU work in several shapes (deep
-// recursion, a hot loop, string building, boxing), a thread that sleeps,
-// and virtual threads that compute and yield.
+// recursion, a hot loop, string building, boxing), a thread that works at
+// the top of a deep stack that stays put for milliseconds, a thread that
+// sleeps, and virtual threads that compute and yield.
 
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +56,27 @@ public class Workload {
         return list.stream().mapToLong(Long::longValue).sum();
     }
 
+    // NESTING frames of nested(), then work whose frames come and go above
+    // them: 7-10 ms per call here, many sampling intervals.
+    static final int NESTING = 40;
+
+    static long nested(int depth) {
+        if (depth > 1) {
+            return nested(depth - 1) + 1;
+        }
+        long r = 0;
+        for (int i = 0; i < 1000; i++) {
+            r += mix(r) + words(200).length();
+        }
+        return r;
+    }
+
+    static void nesting(long end) {
+        while (System.nanoTime() < end) {
+            sink += nested(NESTING);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 3;
         long end = System.nanoTime() + seconds * 1_000_000_000L;
@@ -77,10 +99,13 @@ public class Workload {
                 }
             }));
         }
+        Thread nester = new Thread(() -> nesting(end), "nesting");
+        nester.start();
         while (System.nanoTime() < end) {
             sink += fib(22) + mix(sink) + words(2_000).length() + boxes(5_000);
         }
         sleeper.join();
+        nester.join();
         for (Thread t : virtualThreads) {
             t.join();
         }

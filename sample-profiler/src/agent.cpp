@@ -33,6 +33,8 @@
 // interval=   1ms, 100us or a number of microseconds (default 1ms)
 // file=       *.html for a flame graph, anything else for collapsed stacks
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
+// marks=      true: mode=cpu walks only to a frame mark set by an earlier walk
+//             and appends the frames that walk kept (frame marks, API 1.1)
 //
 // The API is looked up with dlsym, not linked: on a JVM without it the
 // profiler falls back to mode=agct. Loaded into a running JVM, it samples
@@ -67,6 +69,7 @@
 #include <utility>
 #include <vector>
 
+#include "marks.hpp"
 #include "profile.hpp"
 
 namespace asgstprof {
@@ -83,6 +86,7 @@ struct Options {
   std::string file = "asgstprof.html";
   bool native = false;
   bool carrier = false;
+  bool marks = false;
 };
 
 Options options;
@@ -160,6 +164,8 @@ bool parse_options(const char* text) {
       options.native = value == "true" || value == "1";
     } else if (key == "carrier") {
       options.carrier = value == "true" || value == "1";
+    } else if (key == "marks") {
+      options.marks = value == "true" || value == "1";
     } else if (!key.empty()) {
       std::fprintf(stderr, "asgstprof: unknown option %s\n", key.c_str());
       return false;
@@ -248,6 +254,19 @@ void JNICALL on_class_load(jvmtiEnv*, JNIEnv*, jthread, jclass) {
   // AsyncGetCallTrace walks only while some agent listens to ClassLoad.
 }
 
+// Publishes the claimed sample of a walk that ended with end: a walk that
+// ended early gets a marker saying why; one without frames counts as failed.
+// Signal safe.
+void finish(RawSample* sample, int end, int64_t weight) {
+  if (end < 0 && sample->count == 0) {
+    failed_walks.fetch_add(1, std::memory_order_relaxed);
+  } else if (end < 0 && sample->count < RawSample::max_frames) {
+    sample->frames[sample->count++] = RawFrame::end_of_walk(end);
+  }
+  sample->weight = weight;
+  profile->ring().publish(sample);
+}
+
 // Copies a walk into a claimed ring slot. Signal safe.
 void record(asgst::Frames frames, int64_t weight) {
   RawSample* sample = profile->ring().claim();
@@ -258,14 +277,7 @@ void record(asgst::Frames frames, int64_t weight) {
     if (sample->count == RawSample::max_frames) break;
     sample->frames[sample->count++] = RawFrame::of(f);
   }
-  int end = frames.state();
-  if (end < 0 && sample->count == 0) {
-    failed_walks.fetch_add(1, std::memory_order_relaxed);
-  } else if (end < 0 && sample->count < RawSample::max_frames) {
-    sample->frames[sample->count++] = RawFrame::end_of_walk(end);
-  }
-  sample->weight = weight;
-  profile->ring().publish(sample);
+  finish(sample, frames.state(), weight);
 }
 
 // Records the walk of a queued sample at the thread's poll; arg is how many
@@ -303,9 +315,14 @@ struct ThreadSampling {
   // that still run at VMDeath get no ThreadEnd and keep theirs on purpose:
   // their polls and SIGPROF handler may use it up to the process's exit.
   ThreadQueue* queue = nullptr;
+  // marks=true: the frames kept below the thread's mark; owned as the queue.
+  KeptFrames* kept = nullptr;
 };
 static_assert(std::is_trivially_destructible_v<ThreadSampling>);
 thread_local ThreadSampling this_thread;
+
+// marks=true: the walks of mode cpu.
+IncrementalWalker incremental;
 
 void on_sigprof(int, siginfo_t*, void* ucontext);
 
@@ -434,7 +451,14 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
   }
   switch (options.mode) {
     case Mode::cpu:
-      asgst::walk(ucontext, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
+      if (this_thread.kept != nullptr) {
+        int end;
+        if (RawSample* sample = incremental.walk(ucontext, walk_options(), *this_thread.kept, profile->ring(), &end)) {
+          finish(sample, end, 1);
+        }
+      } else {
+        asgst::walk(ucontext, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
+      }
       break;
     case Mode::agct:
       record_agct(ucontext);
@@ -533,6 +557,9 @@ void thread_started(JNIEnv* env) {
     // Before the thread's first SIGPROF, which enqueues on it.
     this_thread.queue = new ThreadQueue(env, 256, walk_options(), QueueFunction());
   }
+  if (options.marks) {
+    this_thread.kept = new KeptFrames();  // before the thread's first SIGPROF, too
+  }
   clockid_t clock;
   std::optional<clockid_t> cpu_clock;
   if (pthread_getcpuclockid(pthread_self(), &clock) == 0) {
@@ -592,6 +619,7 @@ void JNICALL on_thread_end(jvmtiEnv*, JNIEnv*, jthread) {
   }
   // With the timer and event gone no handler uses the queue: deregister and free it.
   delete std::exchange(this_thread.queue, nullptr);
+  delete std::exchange(this_thread.kept, nullptr);
 }
 
 struct UnloadFunction {
@@ -704,6 +732,14 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
                  options.engine == Engine::perf ? "perf" : attached ? "timer (process-wide)" : "timer",
                  options.interval_us, requested, cpu_seconds > 0 ? taken / cpu_seconds : 0.0, taken, cpu_seconds);
   }
+  if (options.marks) {
+    long traced = incremental.traced_frames();
+    std::fprintf(stderr,
+                 "asgstprof: marks: %ld of %ld walks stopped at a mark, %ld marks set; walked %ld of the %ld "
+                 "frames of their traces (%.1f%%)\n",
+                 incremental.reached(), incremental.walks(), incremental.marks_set(), incremental.walked_frames(),
+                 traced, traced > 0 ? 100.0 * incremental.walked_frames() / traced : 0.0);
+  }
   std::fprintf(stderr, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
 }
 
@@ -727,6 +763,13 @@ bool choose_mode() {
     std::fprintf(stderr, "asgstprof: mode=%s cannot reach threads started before the attach; using mode=cpu\n",
                  mode_name(options.mode));
     options.mode = Mode::cpu;
+  }
+  if (options.marks && options.mode != Mode::cpu) {
+    std::fprintf(stderr, "asgstprof: marks=true serves mode=cpu only; walking without marks\n");
+    options.marks = false;
+  } else if (options.marks && !incremental.start()) {
+    std::fprintf(stderr, "asgstprof: this JVM has no frame marks (ASGST_MARK_FRAME); walking without marks\n");
+    options.marks = false;
   }
   if (options.engine == Engine::perf && options.mode != Mode::wall) {
     // One trial event, disabled (the SIGPROF handler is not installed yet),

@@ -70,6 +70,12 @@ struct Api {
   ASGST_GetEnqueuableElement_Fn GetEnqueuableElement;
   ASGST_GetQueueSizeInfo_Fn GetQueueSizeInfo;
   ASGST_ResizeQueue_Fn ResizeQueue;
+  // Frame marks (API 1.1): null on a VM without them, see has_marks().
+  ASGST_RegisterMarkOwner_Fn RegisterMarkOwner;
+  ASGST_MarkFrame_Fn MarkFrame;
+  ASGST_ClearMark_Fn ClearMark;
+  ASGST_WatchMarks_Fn WatchMarks;
+  ASGST_GetMark_Fn GetMark;
 };
 
 // All null until load() succeeds.
@@ -77,8 +83,9 @@ inline Api api{};
 
 // Looks the API up in the running VM; libjvm is loaded before any agent.
 // Returns an empty string if the VM implements the major version of this
-// profile.h and has every function of Api, else why not (and leaves api
-// null). Call it once, before anything else here; not signal safe.
+// profile.h and has every function of Api but the optional ones (frame
+// marks), else why not (and leaves api null). Call it once, before anything
+// else here; not signal safe.
 inline std::string load() {
   Api found{};
   const char* missing = nullptr;
@@ -119,8 +126,23 @@ inline std::string load() {
   if (missing != nullptr) {
     return std::string(missing) + " not found";
   }
+  if (ASGST_VERSION_MINOR(version) >= 1) {
+    find(found.RegisterMarkOwner, "ASGST_RegisterMarkOwner");
+    find(found.MarkFrame, "ASGST_MarkFrame");
+    find(found.ClearMark, "ASGST_ClearMark");
+    find(found.WatchMarks, "ASGST_WatchMarks");
+    find(found.GetMark, "ASGST_GetMark");
+    if (missing != nullptr) {  // optional: a VM without them walks without marks
+      found.RegisterMarkOwner = nullptr;
+    }
+  }
   api = found;
   return "";
+}
+
+// Whether frame marks work on this VM (after load() succeeded).
+inline bool has_marks() {
+  return api.RegisterMarkOwner != nullptr && (api.Capabilities() & ASGST_MARK_FRAME) != 0;
 }
 
 // A frame; the same layout as ASGST_Frame.
