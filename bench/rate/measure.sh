@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# The measuring half of bench/run-rate-overhead-benchmark.sh, run inside the
+# build environment. Writes OUT/rate-runs.tsv (every run) and prints one
+# Markdown table per workload (also OUT/rate-WORKLOAD.md).
+# Usage: measure.sh IMAGE AGENT OUT
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+image=$1 agent=$2 out=$3
+runs=${RUNS:-5}
+workloads=${WORKLOADS:-h2 xalan rhino}
+intervals=${INTERVALS:-10ms 1ms 100us}
+threads=${THREADS:-2}
+classes="$out/classes"
+. "$repo/bench/overhead/workloads.sh"
+
+mkdir -p "$classes"
+"$image/bin/javac" -d "$classes" "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
+    "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
+TIMEFORMAT='%R %U %S'
+printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tnote\n' > "$out/rate-runs.tsv"
+
+# The configurations: name|interval|kind|agent options. The profiler's perf
+# engine keeps the interval; JFR's execution sampler takes 1 ms at least.
+configs=("no profiler|-|none|")
+for interval in $intervals; do
+  configs+=("asgstprof cpu|$interval|asgst|mode=cpu,engine=perf,interval=$interval"
+            "asgstprof cpu, marks|$interval|asgst|mode=cpu,engine=perf,marks=true,interval=$interval"
+            "asgstprof queue|$interval|asgst|mode=queue,engine=perf,interval=$interval"
+            "asgstprof agct|$interval|asgst|mode=agct,engine=perf,interval=$interval"
+            "JFR CPUTimeSample|$interval|jfrcpu|")
+  case $interval in *us) ;; *) configs+=("JFR ExecutionSample|$interval|jfr|") ;; esac
+done
+
+# One run: appends its line to rate-runs.tsv. The note: for marks=true the
+# share of their traces' frames that the walks walked (walked=N%); "timer"
+# if the perf engine was refused (the run then does not sample at the
+# interval).
+run_once() {  # workload run config
+  local workload=$1 run=$2 name interval kind options code=0 wall user sys cpu samples=- note=-
+  IFS='|' read -r name interval kind options <<< "$3"
+  local args=()
+  case $kind in
+    asgst) args=(-agentpath:"$agent=$options,file=$out/profile.collapsed") ;;
+    jfr) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#period=$interval") ;;
+    jfrcpu) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#enabled=false,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=$interval") ;;
+  esac
+  rm -f "$out/x.jfr"
+  { time timeout 900 "$image/bin/java" "${args[@]}" -Djava.awt.headless=true -cp "$cp" $main \
+      > "$out/last.out" 2> "$out/last.err"; } 2> "$out/time.txt" || code=$?
+  read -r wall user sys < <(tail -1 "$out/time.txt")
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+  case $kind in
+    asgst)
+      samples=$(sed -n 's/^asgstprof: mode [a-z]*, \([0-9]*\) samples.*/\1/p' "$out/last.err")
+      note=$(sed -n 's/^asgstprof: marks: .*(\([0-9.]*\)%)$/walked=\1%/p' "$out/last.err")
+      ! grep -q 'perf_event_open failed' "$out/last.err" || note=timer
+      [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-report; } ;;
+    jfr|jfrcpu)
+      local event=jdk.ExecutionSample
+      [ "$kind" = jfr ] || event=jdk.CPUTimeSample
+      samples=$("$image/bin/jfr" summary "$out/x.jfr" 2>/dev/null | awk -v e="$event" '$1 == e { print $2 }') || true
+      [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-recording; } ;;
+  esac
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
+      "$samples" "${note:--}" >> "$out/rate-runs.tsv"
+  if [ "$code" != 0 ]; then
+    echo "failed: $workload, $name, $interval, run $run: exit $code" >&2
+    tail -5 "$out/last.err" | sed 's/^/    /' >&2
+  fi
+}
+
+for workload in $workloads; do
+  cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
+  main="RealWork $workload $(default_rounds "$workload") $threads"
+  count=${#configs[@]}
+  for run in $(seq "$runs"); do
+    # Each round starts at another configuration.
+    for i in $(seq 0 $((count - 1))); do
+      run_once "$workload" "$run" "${configs[$(( (i + run - 1) % count ))]}"
+    done
+  done
+  awk -F'\t' -v w="$workload" -v runs="$runs" -v rounds="$(default_rounds "$workload")" -v threads="$threads" '
+    function sorted(list, a,    n, i, j, t) {
+      n = split(list, a, " ")
+      for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+      return n
+    }
+    function med(list,    a, n) { n = sorted(list, a); return n ? a[int((n + 1) / 2)] : "n/a" }
+    function range(list,    a, n) { n = sorted(list, a); return n ? sprintf("%s (%s-%s)", a[int((n + 1) / 2)], a[1], a[n]) : "n/a" }
+    NR > 1 && $1 == w && $5 == 0 {
+      key = $2 SUBSEP $3
+      if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
+      wall[key] = wall[key] " " $6; w_of[key, $4] = $6
+      if ($8 != "-") rate[key] = rate[key] " " sprintf("%.0f", $8 / $7)
+      if ($9 ~ /^walked=/) { v = substr($9, 8); sub(/%/, "", v); walked[key] = walked[key] " " v }
+      if ($9 == "timer") timer[key]++
+      if ($2 == "no profiler") base[$4] = $6
+      if ($2 == "asgstprof agct") agct[$3, $4] = $6
+      rounds_of[key] = rounds_of[key] " " $4
+    }
+    END {
+      printf "%s (%s iterations on each of %d threads), %d rounds:\n\n", w, rounds, threads, runs
+      print "| configuration | interval | wall s median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | note |"
+      print "| --- | --- | --- | --- | --- | --- | --- |"
+      for (k = 1; k <= keys; k++) {
+        key = order[k]; split(key, p, SUBSEP)
+        n = split(rounds_of[key], rs, " "); vb = ""; va = ""
+        for (i = 1; i <= n; i++) {
+          if (rs[i] in base) vb = vb " " sprintf("%.3f", w_of[key, rs[i]] / base[rs[i]])
+          if ((p[2], rs[i]) in agct) va = va " " sprintf("%.3f", w_of[key, rs[i]] / agct[p[2], rs[i]])
+        }
+        printf "| %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], range(wall[key]), range(vb),
+               (p[1] ~ /^asgstprof/ ? med(va) : "-"), (rate[key] == "" ? "-" : med(rate[key])),
+               (walked[key] != "" ? "walked " med(walked[key]) "% of the frames" : "") \
+               (key in timer ? timer[key] " runs without perf_events" : "")
+      }
+      print ""
+    }' "$out/rate-runs.tsv" | tee "$out/rate-$workload.md"
+done
+rm -f "$out/x.jfr" "$out/profile.collapsed" "$out/last.out" "$out/last.err" "$out/time.txt"
+if awk -F'\t' 'NR > 1 && $5 != 0 { bad = 1 } END { exit !bad }' "$out/rate-runs.tsv"; then
+  echo "some runs failed: see $out/rate-runs.tsv" >&2
+  exit 1
+fi

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Whole-program overhead at equal achieved sample rates: the sample profiler
+# with the perf_events engine (which samples at the interval asked for) in
+# modes cpu, cpu with frame marks (marks=true), queue and agct
+# (AsyncGetCallTrace), and JFR's CPU-time sampler and execution sampler, each
+# at 10 ms, 1 ms and 0.1 ms, against the same image without a profiler. The
+# configurations take turns within each round of runs (the order rotates from
+# round to round), so that drift of the machine falls on all of them. Per
+# workload the table gives the median wall time with the lowest and highest
+# run, the median and range of the per-round ratios to no profiler, the
+# median per-round ratio to mode agct at the same interval, and the samples
+# taken per CPU-second of the whole process (the same measure for every
+# configuration). bench/rate/measure.sh does the measuring.
+# Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
+#   RUNS=5                        rounds
+#   WORKLOADS="h2 xalan rhino"    real programs of the stress tier (bench/overhead/)
+#   INTERVALS="10ms 1ms 100us"    JFR's execution sampler: 1 ms and more
+#   THREADS=2                     threads of each workload
+# Takes about 10 minutes per workload with the defaults on two cores.
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/make/asgst/lib.sh"
+load_config
+image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+out="$ASGST_WORKSPACE/bench/rate"
+mkdir -p "$out"
+"$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler"
+"$repo/make/asgst/in-env" "$repo/bench/rate/measure.sh" "$image" "$out/profiler/build/libasgstprof.so" "$out"
