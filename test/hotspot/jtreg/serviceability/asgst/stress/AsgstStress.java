@@ -22,7 +22,9 @@
  * @summary Samples a real program with every way of walking at 0.1 ms intervals
  *          (signal handler, separate thread, safepoint queue, AsyncGetStackTrace),
  *          reading every walked method and every unloaded class: no crash, no
- *          hang, and few failed walks. The fast tier runs one cell of the matrix
+ *          hang, and few failed walks. Incremental walks with frame marks are
+ *          checked against full walks of the same context: no difference, no
+ *          stale cookie. The fast tier runs one cell of the matrix
  *          per workload; -Dasgst.stress.seconds=N runs the whole matrix
  *          (5 collectors x 3 compilation modes x platform/virtual threads) with
  *          N seconds per cell.
@@ -107,6 +109,24 @@ public class AsgstStress {
     static final double MAX_HALTS_GIVEN_UP_SHARE = 0.35;
     static final long MIN_SIGNAL_WALKS_PER_SECOND = 100;
     static final double MIN_QUEUE_PROCESSED_SHARE = 0.5;
+    // The marks way (libAsgstStress.c: an incremental walk with frame marks
+    // against a full walk of the same context) must have been exercised: at
+    // least this many walks a second that reached a mark. Derived, not
+    // measured: the sampler asks one thread every 0.1 ms, 10,000 signals a
+    // second; the signal bound above accepts a sampler that gets 2% of that
+    // through (100 walks a second from half the signals: 200 signals a
+    // second). At that floor the marks way, every 7th signal of each thread,
+    // walks 28 times a second. The signals go to the sampled threads in
+    // turn, and only the workload's two threads (or their carriers) run Java
+    // all the time; the others, at most about ten (main, the JDK's service
+    // threads, the collecting thread, a virtual thread's idle carriers),
+    // mostly block and reach no poll that would confirm a mark: 1 in 6 of
+    // the walks, 4.7 a second, walk a running thread. A third of the marks
+    // set are deep (in the bottom eighth of the Java frames, at or below the
+    // workload's round loop) and live until the thread ends, and a thread
+    // keeps a reached mark 7 times in 8: at least half of those walks reach
+    // a mark, 2.3 a second, so 2.
+    static final long MIN_MARKS_REACHED_PER_SECOND = 2;
 
     public static void main(String[] args) throws Exception {
         String workload = args[0];
@@ -216,7 +236,8 @@ public class AsgstStress {
         // jtreg keeps only the beginning and the end of a long output: a
         // passed cell prints one line and its results, a failed one its whole report.
         if (failure == null) {
-            System.out.print(header + "; " + failedWalks(out.getStdout()) + "\n" + results);
+            System.out.print(header + "; " + failedWalks(out.getStdout()) + marksSummary(out.getStdout()) + "\n"
+                             + results);
         } else {
             System.out.print(header + "; FAILED: " + failure + "\n" + report + results);
         }
@@ -310,7 +331,7 @@ public class AsgstStress {
         StringBuilder b = new StringBuilder();
         for (String line : stdout.split("\n")) {
             if (line.startsWith("asgst-stress") || line.startsWith("workload") || line.startsWith("failed walk")
-                || line.startsWith("  type")) {
+                || line.startsWith("  type") || line.startsWith("marks ") || line.startsWith("  marks ")) {
                 b.append("  ").append(line).append('\n');
             }
         }
@@ -342,11 +363,19 @@ public class AsgstStress {
                 worked = true;  // Renaissance (and its stand-in) report each finished iteration so
             }
         }
-        if (!worked || modes.size() != 4 || !totals.containsKey("enqueued") || !totals.containsKey("unloaded_classes")) {
+        if (!worked || modes.size() != 5 || !modes.containsKey("marks") || !totals.containsKey("enqueued")
+            || !totals.containsKey("unloaded_classes")) {
             return "incomplete report";
+        }
+        String marksFailure = checkMarks(modes.get("marks"), seconds);
+        if (marksFailure != null) {
+            return marksFailure;
         }
         for (var entry : modes.entrySet()) {
             Map<String, String> m = entry.getValue();
+            if (entry.getKey().equals("marks") && !marksAvailable(m)) {
+                continue;  // skipped: no walks to check
+            }
             long walks = Long.parseLong(m.get("walks"));
             long refused = Long.parseLong(m.get("refused"));
             long failed = Long.parseLong(m.get("failed"));
@@ -392,5 +421,49 @@ public class AsgstStress {
             return "class unloading: no class unloaded, although the workload leaves classes unreachable every round";
         }
         return null;
+    }
+
+    /** Whether the VM has frame marks (ASGST_MARK_FRAME); without, the marks way reports itself skipped. */
+    static boolean marksAvailable(Map<String, String> marks) {
+        return "1".equals(marks.get("available"));
+    }
+
+    /** The marks way's checks: every incremental trace equal to the full walk, no stale cookie, exercised. */
+    static String checkMarks(Map<String, String> m, int seconds) {
+        if (!marksAvailable(m)) {
+            return null;
+        }
+        long differences = Long.parseLong(m.get("differences"));
+        long stale = Long.parseLong(m.get("stale"));
+        if (differences != 0 || stale != 0) {
+            return "marks: " + differences + " of " + m.get("compared") + " incremental traces differed from the full"
+                   + " walk, " + stale + " walks reached a stale cookie (the walks: \"marks\" lines of the report)";
+        }
+        if (!m.get("mark_errors").equals("0")) {
+            return "marks: " + m.get("mark_errors") + " marks failed with an error other than ASGST_MARK_REFUSED";
+        }
+        long reached = Long.parseLong(m.get("reached"));
+        if (reached < MIN_MARKS_REACHED_PER_SECOND * seconds) {
+            return "marks: only " + reached + " of " + m.get("walks") + " walks reached a mark (" + m.get("marks_set")
+                   + " marks set), fewer than " + MIN_MARKS_REACHED_PER_SECOND * seconds;
+        }
+        return null;
+    }
+
+    /** The marks way's figures for a cell's line. */
+    static String marksSummary(String stdout) {
+        for (String line : stdout.split("\n")) {
+            Matcher m = MODE.matcher(line);
+            if (m.matches() && m.group(1).equals("marks")) {
+                Map<String, String> f = fields(m.group(2));
+                if (!marksAvailable(f)) {
+                    return "; marks skipped (no ASGST_MARK_FRAME)";
+                }
+                return "; marks: " + f.get("reached") + " of " + f.get("walks") + " walks reached a mark, "
+                       + f.get("compared") + " compared, " + f.get("differences") + " differed, " + f.get("stale")
+                       + " stale, " + f.get("marks_set") + " marks set";
+            }
+        }
+        return "";
     }
 }
