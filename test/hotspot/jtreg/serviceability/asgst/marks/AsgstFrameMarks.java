@@ -130,6 +130,9 @@ public class AsgstFrameMarks {
         }
     }
 
+    // The compilation level of the depth-th frame from the top, -2 for none.
+    static native int frameLevel(int depth);
+
     public static void main(String[] args) {
         check(nullIteratorAnswers(1) == 0, "bad arguments: case " + nullIteratorAnswers(1));
         owner = registerOwner(1);

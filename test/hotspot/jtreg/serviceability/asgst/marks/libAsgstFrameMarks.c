@@ -157,6 +157,25 @@ JNIEXPORT jlong JNICALL Java_AsgstFrameMarks_frameSp(JNIEnv* env, jclass cls, ji
   return (jlong)(intptr_t)request.marked_sp;
 }
 
+/* The compilation level of the n-th frame from the top, -2 for none. */
+static void nth_level(ASGST_Iterator* iterator, void* arg) {
+  int* args = (int*)arg;
+  ASGST_Frame frame;
+  int i;
+  for (i = 0; i <= args[0]; i++) {
+    if (ASGST_NextFrame(iterator, &frame) != 1) {
+      return;
+    }
+  }
+  args[1] = frame.comp_level;
+}
+
+JNIEXPORT jint JNICALL Java_AsgstFrameMarks_frameLevel(JNIEnv* env, jclass cls, jint depth) {
+  int args[2] = { depth, -2 };
+  ASGST_RunWithIterator(NULL, 0, nth_level, args);
+  return args[1];
+}
+
 JNIEXPORT jint JNICALL Java_AsgstFrameMarks_registerOwner(JNIEnv* env, jclass cls, jint slots) {
   return ASGST_RegisterMarkOwner(slots);
 }
