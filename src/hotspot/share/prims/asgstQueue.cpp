@@ -449,13 +449,18 @@ void AsgstQueues::call_on_processing(JavaThread* thread, AsgstQueue* queue, bool
 
 void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
   if (queue->size() > 0) {
+    // Some hooks run in a leaf, which allows no handles (the interpreter's
+    // InterpreterRuntime::at_unwind); a walk into frames in the heap makes
+    // handles of stack chunks, and no safepoint can move them meanwhile.
+    ResetNoHandleMark rnhm;
+    HandleMark outer(thread);
     call_on_processing(thread, queue, true);
     // Elements that the signal handler adds meanwhile are processed too.
     juint head;
     while ((head = queue->_head) != Atomic::load_acquire(&queue->_tail)) {
       ASGST_QueueElement element = queue->_elements[head % (juint)queue->_capacity];
       AsgstRecordedFrame code = queue->_codes[head % (juint)queue->_capacity];
-      HandleMark hm(thread);  // a walk into frames in the heap makes handles of stack chunks
+      HandleMark hm(thread);
       AsgstStackWalker walker(thread, queue->_options, AsgstStackWalker::AtPoll());
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
