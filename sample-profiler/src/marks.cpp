@@ -94,8 +94,8 @@ void IncrementalWalker::walk_frames(ASGST_Iterator* iterator, void* arg) {
   }
 }
 
-// Walks the first frames again to the first one at mark_distance or below
-// that takes a mark, marks it and keeps the trace's frames below it. Its
+// Walks the first frames again to the first one from the mark_distance-th
+// down that takes a mark, marks it and keeps the trace's frames below it. Its
 // cookie is the kept frames' generation: a walk that meets a mark whose
 // frames were replaced since walks on instead of trusting them.
 void IncrementalWalker::mark_again(ASGST_Iterator* iterator, int walked, KeptFrames& kept, RawSample& sample) {

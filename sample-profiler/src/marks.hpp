@@ -44,9 +44,9 @@ struct KeptFrames {
 class IncrementalWalker {
  public:
   // A walk that walked more than twice this many frames marks the first frame
-  // this far below the top that takes a mark. The top of a stack changes
-  // often, its lower part seldom: a mark there lives long and a walk to it
-  // stays short.
+  // that takes a mark from this one down (the top frame is the first). The
+  // top of a stack changes often, its lower part seldom: a mark there lives
+  // long and a walk to it stays short.
   static constexpr int mark_distance = 8;
 
   // Reserves one mark slot per thread; false where marks do not work.
