@@ -47,7 +47,8 @@ run_once() {  # workload run config
   rm -f "$out/x.jfr"
   { time timeout 900 "$image/bin/java" "${args[@]}" -Djava.awt.headless=true -cp "$cp" $main \
       > "$out/last.out" 2> "$out/last.err"; } 2> "$out/time.txt" || code=$?
-  read -r wall user sys < <(tail -1 "$out/time.txt")
+  wall=- user=0 sys=0
+  read -r wall user sys < <(tail -1 "$out/time.txt") || code=no-time  # the shell's time printed nothing
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   case $kind in
     asgst)
