@@ -451,7 +451,8 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
   }
   switch (options.mode) {
     case Mode::cpu:
-      if (this_thread.kept != nullptr) {
+      // options.marks first: only then was this thread's this_thread set up.
+      if (options.marks && this_thread.kept != nullptr) {
         int end;
         if (RawSample* sample = incremental.walk(ucontext, walk_options(), *this_thread.kept, profile->ring(), &end)) {
           finish(sample, end, 1);
@@ -558,7 +559,9 @@ void thread_started(JNIEnv* env) {
     this_thread.queue = new ThreadQueue(env, 256, walk_options(), QueueFunction());
   }
   if (options.marks) {
-    this_thread.kept = new KeptFrames();  // before the thread's first SIGPROF, too
+    // Before the thread's first SIGPROF: the first touch of a thread-local
+    // may allocate, which a handler must not.
+    this_thread.kept = new KeptFrames();
   }
   clockid_t clock;
   std::optional<clockid_t> cpu_clock;
@@ -766,6 +769,11 @@ bool choose_mode() {
   }
   if (options.marks && options.mode != Mode::cpu) {
     std::fprintf(stderr, "asgstprof: marks=true serves mode=cpu only; walking without marks\n");
+    options.marks = false;
+  } else if (options.marks && attached) {
+    // Threads that ran before the attach have no kept frames, and their
+    // handler must not be the first to touch this_thread.
+    std::fprintf(stderr, "asgstprof: marks=true needs threads that start after the profiler; walking without marks\n");
     options.marks = false;
   } else if (options.marks && !incremental.start()) {
     std::fprintf(stderr, "asgstprof: this JVM has no frame marks (ASGST_MARK_FRAME); walking without marks\n");
