@@ -27,6 +27,15 @@ agent="$out/build/libasgstprof.so"
 stock_jdk=${ASGST_BOOT_JDK:-$BOOT_JDK_DIR}
 in_env="$ASGST_REPO/make/asgst/in-env"
 passed=0 failed=0
+# The runs on the image load the tests' signal-safety library
+# (test/hotspot/jtreg/serviceability/asgst/signalsafety/) and have it check
+# the profiler's own handler code too: an allocation, a lock or dlopen in a
+# handler aborts the run with a line saying which, where it would otherwise
+# deadlock now and then (as the first touch of a thread-local did once).
+# Without the test image (make demo's image only) the runs go unchecked.
+safety_lib="$(dirname "$image")/test/hotspot/jtreg/native/libAsgstSignalSafety.so"
+safety=()
+[ -f "$safety_lib" ] && safety=(env "LD_PRELOAD=$safety_lib" ASGST_SIGNAL_SAFETY_HANDLERS=1)
 
 report() {  # name problem...: PASS without problems, else FAIL with them
   local name=$1
@@ -58,8 +67,8 @@ fi
 # Profiles the workload once, the agent on the image's command line.
 check() {  # name options file [extra]
   local options=$2 file="$out/runs/$3"
-  "$in_env" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" -cp "$out/classes" \
-      Workload 1 > "$file.log" 2>&1
+  "$in_env" "${safety[@]}" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" \
+      -cp "$out/classes" Workload 1 > "$file.log" 2>&1
   verify "$1" $? "$(mode_of "$options")" "$file" "${4:-}"
 }
 
@@ -168,7 +177,7 @@ verify() {  # name code mode file extra [log_line]
 attach() {  # name options file
   local options=$2 file="$out/runs/$3"
   # jcmd reads name=value as an option of its own: the agent's options go in quotes.
-  "$in_env" bash -c '
+  "$in_env" "${safety[@]}" bash -c '
     bin=$1 classes=$2 agent=$3 options=$4
     timeout 300 "$bin/java" -cp "$classes" Workload 4 &
     for _ in $(seq 100); do

@@ -66,7 +66,7 @@ public class AsgstFuzzContexts {
         // make test-stress sets the property to run longer than the fast tier's seconds.
         long seconds = Long.getLong("asgst.fuzz.seconds", Long.parseLong(args[0]));
         long otherStack = stackAddress();
-        long[] result = new long[2];
+        long[] result = new long[5];
         Thread worker = new Thread(() -> {
             start(200, otherStack);
             long end = System.nanoTime() + seconds * 1_000_000_000L;
@@ -75,14 +75,22 @@ public class AsgstFuzzContexts {
                 x += recurse((int) (x & 63), x);
             }
             long[] r = stop();
-            result[0] = r[0];
-            result[1] = r[1];
+            System.arraycopy(r, 0, result, 0, r.length);
         });
         worker.start();
         worker.join();
-        System.out.println(result[0] + " fuzzed calls, " + result[1] + " walks with frames, no crash");
+        System.out.println(result[0] + " fuzzed calls, " + result[1] + " walks with frames, " + result[2]
+                           + " frame marks set, " + result[3] + " marks reached, no crash");
         if (result[0] < 20_000 * seconds) {
             throw new RuntimeException("too few fuzzed calls: " + result[0]);
+        }
+        // Where frame marks work they must have been set: each signal (about
+        // 5,000 a second) walks the true context, at least the ten frames of
+        // recurse, and tries a mark after each frame with odds of about 1 in
+        // 25 (1/8, the registered owner 7/8, a valid slot 2/5) that succeed on
+        // Java frames but the top; 100 a second leaves a loaded machine room.
+        if (result[4] == 1 && result[2] < 100 * seconds) {
+            throw new RuntimeException("too few frame marks set: " + result[2]);
         }
     }
 }

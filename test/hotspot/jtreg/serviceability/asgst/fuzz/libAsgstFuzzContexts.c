@@ -22,7 +22,10 @@
  * sp, fp and pc are replaced by random values, small offsets of the true
  * values, pointers into code, metadata, stacks, unmapped and kernel memory,
  * misaligned values, and contexts mutated again and again; random handles,
- * thread ids and out-of-range arguments. The VM must survive every call.
+ * thread ids and out-of-range arguments. Walks also watch, set and clear
+ * frame marks at random (owners, slots and frames), so that marks requested
+ * from garbage walks reach the thread's polls, barriers and unwinding. The
+ * VM must survive every call.
  */
 
 #include <signal.h>
@@ -41,6 +44,8 @@ static volatile long calls;
 static volatile long walks_with_frames;
 static timer_t timer;
 static ASGST_Queue* queue;
+static ASGST_MarkOwner mark_owner;  /* 0 where frame marks do not work */
+static volatile long marks_set, marks_reached;
 static uint64_t seed = 0x9E3779B97F4A7C15ULL;
 
 /* Addresses seen in earlier walks: code, metadata and stack, for mutations. */
@@ -92,13 +97,44 @@ static void remember(const ASGST_Frame* f) {
   if (f->sp != NULL) stack_pool[slot] = f->sp;
 }
 
+/* An owner: the registered one mostly, else a number no owner has. */
+static ASGST_MarkOwner some_owner(void) {
+  return (next_random() & 7) != 0 ? mark_owner : (ASGST_MarkOwner)interesting(0);
+}
+
+/* Marks at random: watch, mark this frame, clear, read the mark. */
+static void fuzz_marks(ASGST_Iterator* iterator, int step) {
+  ASGST_Mark mark;
+  uint64_t dice = next_random();
+  if (mark_owner == 0) {
+    return;
+  }
+  if ((dice & 15) == 0) {
+    ASGST_WatchMarks(iterator, some_owner());
+  }
+  if (((dice >> 4) & 7) == 0 && ASGST_MarkFrame(iterator, some_owner(), (int)(next_random() % 5) - 1, next_random()) == 0) {
+    marks_set++;
+  }
+  if (((dice >> 7) & 63) == 0) {
+    ASGST_ClearMark(iterator, some_owner(), (int)(next_random() % 5) - 2);
+  }
+  if (step == ASGST_MARKED_FRAME || ((dice >> 13) & 31) == 0) {
+    marks_reached += ASGST_GetMark(iterator, (dice >> 18) & 1 ? &mark : NULL) ? 1 : 0;
+  }
+  calls += 4;
+}
+
 static void consume(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
-  int n = 0;
+  int n = 0, step;
   (void)arg;
-  while (ASGST_NextFrame(iterator, &frame) == 1 && n < 4096) {
-    remember(&frame);
+  fuzz_marks(iterator, 0);
+  while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
+    if (step == 1) {
+      remember(&frame);
+    }
     n++;
+    fuzz_marks(iterator, step);
     if ((next_random() & 63) == 0) {
       ASGST_RewindIterator(iterator);  /* rewinding in the middle must be harmless */
     }
@@ -132,7 +168,9 @@ static void use_garbage_handles(void) {
   }
   ASGST_GetQueueElement(queue, (int)(next_random() % 64) - 32);
   ASGST_GetQueueSizeInfo(queue);
-  calls += 9;
+  ASGST_MarkFrame(NULL, some_owner(), 0, 0);
+  ASGST_WatchMarks(NULL, some_owner());
+  calls += 11;
 }
 
 static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mutating) {
@@ -198,20 +236,31 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
     code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&calls;
   }
   queue = ASGST_RegisterQueue(env, 64, 0, on_element, NULL);
+  if ((ASGST_Capabilities() & ASGST_MARK_FRAME) != 0) {
+    mark_owner = ASGST_RegisterMarkOwner(2);
+    mark_owner = mark_owner > 0 ? mark_owner : 0;
+  }
   /* Wall-clock time: a CPU-time timer fires only once per scheduler tick,
      and fuzzing should also hit the thread while it waits. */
   asgst_test_start_sampling(on_sigprof, CLOCK_MONOTONIC, interval_micros, &timer);
 }
 
-/* Stops; returns {calls, walks of the true context that gave frames}. */
+/* Stops; returns {calls, walks of the true context that gave frames, marks
+   set, walks that reached a mark, whether marks work}. */
 JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
-  jlong r[2];
+  jlong r[5];
   (void)cls;
   timer_delete(timer);
   ASGST_DeregisterQueue(queue);
+  if (mark_owner != 0) {
+    ASGST_DeregisterMarkOwner(mark_owner);  /* its marks die at once, on every thread */
+  }
   r[0] = calls;
   r[1] = walks_with_frames;
-  return asgst_test_long_array(env, r, 2);
+  r[2] = marks_set;
+  r[3] = marks_reached;
+  r[4] = mark_owner != 0;
+  return asgst_test_long_array(env, r, 5);
 }
 
 /* An address on the calling thread's stack, for the other thread's mutations. */

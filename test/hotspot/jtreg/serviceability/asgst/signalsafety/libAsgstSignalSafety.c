@@ -24,7 +24,9 @@
  * inside a signal-safe ASGST function that it called from a signal handler, or
  * inside ASGST_RunWithIteratorOfThread (whose walked thread may be halted
  * holding the very lock). The user's own callbacks are not checked: while the
- * walk calls one, the thread counts as outside ASGST.
+ * walk calls one, the thread counts as outside ASGST. With
+ * ASGST_SIGNAL_SAFETY_HANDLERS=1 in the environment, the profiler's own code
+ * in its signal handlers is checked too (the sample profiler's check runs so).
  *
  * How: it defines the signal-safe functions of profile.h, which the test
  * libraries then call instead of libjvm's (a preloaded library comes first);
@@ -60,6 +62,7 @@
 #define TLS __thread __attribute__((tls_model("initial-exec")))  /* never allocates */
 
 static TLS int handler_depth;      /* inside a wrapped signal handler */
+static bool check_handlers;        /* ASGST_SIGNAL_SAFETY_HANDLERS=1: all of a handler's code */
 static TLS int asgst_depth;        /* inside a checked ASGST function */
 static TLS const char* asgst_call; /* its name */
 
@@ -79,17 +82,19 @@ static void write_text(const char* text) {
 }
 
 static void violation(const char* function) {
+  bool in_asgst = asgst_depth > 0, in_handler = handler_depth > 0;
   asgst_depth = 0;  /* the abort path may allocate */
+  check_handlers = false;
   write_text("asgst signal safety: ");
   write_text(function);
   write_text(" called inside ");
-  write_text(asgst_call != NULL ? asgst_call : "an ASGST function");
-  write_text(handler_depth > 0 ? " in a signal handler\n" : "\n");
+  write_text(!in_asgst ? "the program's code" : asgst_call != NULL ? asgst_call : "an ASGST function");
+  write_text(in_handler ? " in a signal handler\n" : "\n");
   abort();
 }
 
 static inline void check(const char* function) {
-  if (asgst_depth > 0) {
+  if (asgst_depth > 0 || (check_handlers && handler_depth > 0)) {
     violation(function);
   }
 }
@@ -145,6 +150,8 @@ extern void* __libc_memalign(size_t, size_t);
 extern int __sigaction(int, const struct sigaction*, struct sigaction*);
 
 __attribute__((constructor)) static void resolve_next(void) {
+  const char* handlers = getenv("ASGST_SIGNAL_SAFETY_HANDLERS");
+  check_handlers = handlers != NULL && strcmp(handlers, "1") == 0;
   resolving = true;
   next_malloc = (void* (*)(size_t))dlsym(RTLD_NEXT, "malloc");
   next_free = (void (*)(void*))dlsym(RTLD_NEXT, "free");
