@@ -24,6 +24,7 @@
  * (AsgstVirtualThreadSampling.java).
  */
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -54,6 +55,9 @@ static pthread_mutex_t carriers_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sampling;
 static volatile int wrong_recorded;
 static char wrong_walk[2048];
+/* The first wrong walk's frames, named outside the handler. */
+static ASGST_Frame wrong_frames[24];
+static int wrong_frame_count;
 
 static void add(int counter) {
   __atomic_fetch_add(&counts[counter], 1, __ATOMIC_RELAXED);
@@ -131,7 +135,9 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
     int i;
     for (i = 0; i < count && i < 24; i++) {
       asgst_test_describe_frame(wrong_walk, sizeof(wrong_walk), &used, &seen[i]);
+      wrong_frames[i] = seen[i];
     }
+    wrong_frame_count = count < 24 ? count : 24;
   }
 }
 
@@ -211,7 +217,24 @@ JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv
   return asgst_test_long_array(env, (const jlong*)counts, COUNTS);
 }
 
+/* The first wrong walk, with each frame's pc, sp and fp (non-Java frames
+   named by dladdr), or null. */
 JNIEXPORT jstring JNICALL Java_AsgstVirtualThreadSampling_firstWrongWalk(JNIEnv* env, jclass cls) {
+  static char text[8192];
+  size_t used;
+  int i;
   (void)cls;
-  return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, wrong_walk) : NULL;
+  if (!__atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE)) {
+    return NULL;
+  }
+  used = (size_t)snprintf(text, sizeof(text), "%s", wrong_walk);
+  for (i = 0; i < wrong_frame_count && used + 200 < sizeof(text); i++) {
+    const ASGST_Frame* f = &wrong_frames[i];
+    Dl_info info;
+    const char* symbol = f->method == NULL && f->pc != NULL && dladdr(f->pc, &info) && info.dli_sname != NULL
+                             ? info.dli_sname : "";
+    used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  frame %d: type %d pc %p sp %p fp %p %s", i,
+                             f->type, f->pc, f->sp, f->fp, symbol);
+  }
+  return (*env)->NewStringUTF(env, text);
 }
