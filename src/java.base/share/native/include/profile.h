@@ -481,8 +481,9 @@ ASGST_SetOnQueueProcessingEnd(ASGST_Queue* queue, int options, bool offer_iterat
 /*
  * Reserves slots (1 to ASGST_MARK_SLOTS) mark slots in every thread for one
  * profiler. Returns the owner, ASGST_NO_MARK_SLOT when not that many are
- * free, ASGST_MARK_REFUSED where frame marks are not implemented, or
- * ASGST_INVALID_ARGUMENT. Not signal safe.
+ * free, ASGST_MARK_REFUSED on a VM without the capability ASGST_MARK_FRAME
+ * (this one: CPUs other than x86_64), or ASGST_INVALID_ARGUMENT. Not signal
+ * safe.
  */
 _JNI_IMPORT_OR_EXPORT_ ASGST_MarkOwner JNICALL ASGST_RegisterMarkOwner(int slots);
 

@@ -47,15 +47,24 @@ static int last_marked_at;              /* frames reported before ASGST_MARKED_F
 static ASGST_Mark last_mark;
 static int last_suffix_mismatch;        /* the first caller that differs from the kept one, or -1 */
 
+/* Steps the iterator to the depth-th frame from the top (0: the first) and
+   stores it in *frame; 0 if the walk has fewer frames. */
+static int step_to(ASGST_Iterator* iterator, int depth, ASGST_Frame* frame) {
+  int i;
+  for (i = 0; i <= depth; i++) {
+    if (ASGST_NextFrame(iterator, frame) != 1) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static void mark_nth(ASGST_Iterator* iterator, void* arg) {
   MarkRequest* request = (MarkRequest*)arg;
   ASGST_Frame frame;
-  int i;
   request->result = ASGST_INVALID_ARGUMENT;
-  for (i = 0; i <= request->depth; i++) {
-    if (ASGST_NextFrame(iterator, &frame) != 1) {
-      return;
-    }
+  if (!step_to(iterator, request->depth, &frame)) {
+    return;
   }
   request->result = ASGST_MarkFrame(iterator, request->owner, request->slot, (uint64_t)request->cookie);
   request->marked_fp = frame.fp;
@@ -136,44 +145,29 @@ JNIEXPORT jint JNICALL Java_AsgstFrameMarks_lastSuffixMismatch(JNIEnv* env, jcla
   return last_suffix_mismatch;
 }
 
-/* The sp of the n-th frame from the top of the calling thread, as a walk reports it. */
-static void nth_sp(ASGST_Iterator* iterator, void* arg) {
-  MarkRequest* request = (MarkRequest*)arg;
+/* The n-th frame from the top of the calling thread, as a walk reports it. */
+typedef struct {
+  int depth;
+  int found;
   ASGST_Frame frame;
-  int i;
-  request->marked_sp = NULL;
-  for (i = 0; i <= request->depth; i++) {
-    if (ASGST_NextFrame(iterator, &frame) != 1) {
-      return;
-    }
-  }
-  request->marked_sp = frame.sp;
-  request->marked_fp = (void*)frame.method;
+} NthFrame;
+
+static void nth_frame(ASGST_Iterator* iterator, void* arg) {
+  NthFrame* nth = (NthFrame*)arg;
+  nth->found = step_to(iterator, nth->depth, &nth->frame);
 }
 
 JNIEXPORT jlong JNICALL Java_AsgstFrameMarks_frameSp(JNIEnv* env, jclass cls, jint depth) {
-  MarkRequest request = { 0, 0, depth, 0, 0, NULL, NULL };
-  ASGST_RunWithIterator(NULL, 0, nth_sp, &request);
-  return (jlong)(intptr_t)request.marked_sp;
+  NthFrame nth = { depth, 0 };
+  ASGST_RunWithIterator(NULL, 0, nth_frame, &nth);
+  return nth.found ? (jlong)(intptr_t)nth.frame.sp : 0;
 }
 
 /* The compilation level of the n-th frame from the top, -2 for none. */
-static void nth_level(ASGST_Iterator* iterator, void* arg) {
-  int* args = (int*)arg;
-  ASGST_Frame frame;
-  int i;
-  for (i = 0; i <= args[0]; i++) {
-    if (ASGST_NextFrame(iterator, &frame) != 1) {
-      return;
-    }
-  }
-  args[1] = frame.comp_level;
-}
-
 JNIEXPORT jint JNICALL Java_AsgstFrameMarks_frameLevel(JNIEnv* env, jclass cls, jint depth) {
-  int args[2] = { depth, -2 };
-  ASGST_RunWithIterator(NULL, 0, nth_level, args);
-  return args[1];
+  NthFrame nth = { depth, 0 };
+  ASGST_RunWithIterator(NULL, 0, nth_frame, &nth);
+  return nth.found ? nth.frame.comp_level : -2;
 }
 
 JNIEXPORT jint JNICALL Java_AsgstFrameMarks_registerOwner(JNIEnv* env, jclass cls, jint slots) {
