@@ -193,10 +193,8 @@ static int walk(int way, void* ucontext) {
       AsyncGetStackTrace(&trace, MAX_FRAMES, ucontext, 0);
       return trace.num_frames > 0 ? trace.num_frames : 0;
     }
-    case ENQUEUE:
+    default:  /* ENQUEUE; MARKS goes to walk_marked */
       return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
-    default:
-      return -1;  /* MARKS: walk_marked */
   }
 }
 
