@@ -31,6 +31,7 @@
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
 #include "prims/asgstMethodInfo.hpp"
+#include "prims/asgstSenderStep.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
 #include "runtime/continuationEntry.hpp"
@@ -100,8 +101,10 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
        heap_frames),
   _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
-  _physical_frames(0), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
-  _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {}
+  _physical_frames(0), _seen(), _scope_kept(-1), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
+  _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {
+  _scopes_kept.nm = nullptr;  // the rest is read only once nm is set
+}
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
 // Fails where the chain leaves the stack or does not move up.
@@ -155,7 +158,9 @@ void AsgstStackWalker::begin_native(const AsgstNativeFrame& first, intptr_t* end
 
 void AsgstStackWalker::begin_java(const frame& f, bool checked, bool at_anchor) {
   _pos.in_native = false;
-  _pos.java = f;
+  if (&f != &_pos.java) {
+    _pos.java = f;
+  }
   _pos.visited = false;
   _pos.checked = checked;
   _pos.at_anchor = at_anchor;
@@ -172,6 +177,7 @@ void AsgstStackWalker::rewind() {
   _pos = _top;
   _nm = _top_nm;
   _scope_offset = _top_scope_offset;
+  _scope_kept = -1;
   _scope_frame = _top_scope_frame;
   _first_pending = _top_first_pending;
   _physical_frames = 0;
@@ -196,7 +202,7 @@ int AsgstStackWalker::next(ASGST_Frame* out) {
       _first_pending = false;
       *out = _first;
       reported = true;
-    } else if (_scope_offset != no_scope) {
+    } else if (_scope_offset != no_scope || _scope_kept >= 0) {
       reported = report_scope(out);
       _reported_at_pos = reported && _scopes_of_pos;
     } else if (!_pos.visited) {
@@ -220,7 +226,7 @@ int AsgstStackWalker::next(ASGST_Frame* out) {
 // Whether the frame reported last is the whole (or the outermost scope of
 // the) physical frame at _pos, and carries a mark of the watched owner.
 bool AsgstStackWalker::at_marked_frame() {
-  return _reported_at_pos && !_pos.in_native && _scope_offset == no_scope && _pos.call_site == nullptr &&
+  return _reported_at_pos && !_pos.in_native && _scope_offset == no_scope && _scope_kept < 0 && _pos.call_site == nullptr &&
          _thread->is_Java_thread() && !_pos.java.is_heap_frame() && _pos.java.cb() != nullptr &&
          AsgstFrameMarks::find(JavaThread::cast(_thread), _watched_owner, _pos.java, &_mark);
 }
@@ -281,6 +287,13 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     return false;
   }
   address call_site = _pos.call_site;
+  address pc = call_site != nullptr ? call_site : f.pc();
+  if (_scopes_kept.nm != nullptr && f.cb() == _scopes_kept.nm && pc == _scopes_kept.pc) {
+    // A recursion: the same code at the same pc as a frame before.
+    begin_scope_report(_scopes_kept.nm, f, pc);
+    _scope_kept = 0;
+    return report_scope(out);
+  }
   if (f.is_interpreted_frame()) {
     if (!report_interpreted(f, _pos.checked, out)) {
       return false;
@@ -305,17 +318,18 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // (also below the C frames of a leaf call it made) takes the next one, as
     // the debug info is recorded after the call.
-    PcDesc* desc = nm->pc_desc_at(call_site != nullptr ? call_site : f.pc());
+    PcDesc* desc = nm->pc_desc_at(pc);
+    bool exact = desc != nullptr;
     if (desc == nullptr && call_site == nullptr && (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()))) {
       desc = nm->pc_desc_near(f.pc() + 1);
     }
     int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
     if (offset != no_scope) {
-      _nm = nm;
-      _scope_offset = offset;
-      _scope_frame = native_frame_of(f);
-      if (call_site != nullptr) {
-        _scope_frame.pc = call_site;
+      begin_scope_report(nm, f, pc);
+      if (exact && keep_scopes(nm, pc, offset)) {
+        _scope_kept = 0;
+      } else {
+        _scope_offset = offset;
       }
       return report_scope(out);
     }
@@ -393,14 +407,54 @@ bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Fr
     return false;
   }
   Method* method = f.interpreter_frame_method();
-  int bci = method->is_native() ? -1 : method->validate_bci_from_bcp(f.interpreter_frame_bcp());
+  address bcp = f.interpreter_frame_bcp();
+  // The bci of the method and bcp that a step checked last is known.
+  int bci = method->is_native() ? -1
+                                : method == _seen.method && bcp == _seen.bcp ? _seen.bci : method->validate_bci_from_bcp(bcp);
   fill_method_frame(out, method, 0, bci, native_frame_of(f));
+  return true;
+}
+
+// The scopes of nm that follow are those of f, at pc.
+void AsgstStackWalker::begin_scope_report(nmethod* nm, const frame& f, address pc) {
+  _nm = nm;
+  _scope_frame = native_frame_of(f);
+  _scope_frame.pc = pc;
+}
+
+// Decodes all scopes of nm at pc, from offset, into _scopes_kept. False
+// where one is out of bounds (report_scope then ends the walk where it is),
+// or there are more than it keeps.
+bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
+  _scopes_kept.nm = nullptr;
+  int count = 0;
+  for (; offset != no_scope; count++) {
+    if (count == max_kept_scopes || offset <= 0 || offset >= nm->scopes_data_size()) {
+      return false;
+    }
+    DebugInfoReadStream stream(nm, offset);
+    offset = stream.read_int();
+    _scopes_kept.scopes[count].method = stream.read_method();
+    _scopes_kept.scopes[count].bci = stream.read_bci();
+  }
+  _scopes_kept.nm = nm;
+  _scopes_kept.pc = pc;
+  _scopes_kept.count = count;
+  _scopes_kept.comp_level = nm->comp_level();
   return true;
 }
 
 // Reports the scope at _scope_offset of the current compiled frame and moves to
 // its caller scope. All but the outermost scope are inlined.
 bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
+  if (_scope_kept >= 0) {
+    const KeptScope& scope = _scopes_kept.scopes[_scope_kept];
+    bool outermost = _scope_kept == _scopes_kept.count - 1;
+    _scope_kept = outermost ? -1 : _scope_kept + 1;
+    fill_frame(out, outermost ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED, _scopes_kept.comp_level, scope.bci,
+               scope.method, _scope_frame);
+    return true;
+  }
   int offset = _scope_offset;
   if (offset <= 0 || offset >= _nm->scopes_data_size()) {
     stop(ASGST_BROKEN_FRAME);
@@ -426,10 +480,8 @@ bool AsgstStackWalker::step() {
     _callee_is_java = false;
     return step_native();
   }
-  // A Java method's frame (interpreted or compiled, no native wrapper) on the stack.
-  bool from_java_method = !_pos.java.is_heap_frame() && _pos.java.cb() != nullptr && _pos.java.is_java_frame();
-  bool stepped = step_java();
-  _callee_is_java = from_java_method && !_pos.in_native;
+  bool stepped = step_java();  // sets _callee_is_java to whether it stepped from a Java method
+  _callee_is_java = _callee_is_java && !_pos.in_native;
   return stepped;
 }
 
@@ -455,8 +507,28 @@ bool AsgstStackWalker::step_native() {
 }
 
 bool AsgstStackWalker::step_java() {
-  frame f = _pos.java;
+  frame& f = _pos.java;  // until a begin_ replaces it
   JavaThread* thread = JavaThread::cast(_thread);
+  // Only a thread that runs a continuation has its entries and barriers.
+  bool in_continuation = thread->last_continuation() != nullptr;
+  if (!_walkable) {
+    // The kinds of frames that most steps meet (no call stub, upcall stub or
+    // continuation entry among them), taken with fewer lookups; the caller
+    // replaces f in place.
+    intptr_t* callee_sp = f.sp();
+    bool caller_checked;
+    if (AsgstSenderStep::java_caller(thread, f, &_seen, &_pos.java, &caller_checked)) {
+      if (in_continuation && crosses_continuation_entry(callee_sp, _pos.java.sp())) {
+        stop(ASGST_FRAMES_IN_HEAP);
+        return false;
+      }
+      begin_java(_pos.java, caller_checked);
+      _callee_is_java = true;  // f was an interpreted or compiled Java method's frame
+      return true;
+    }
+  }
+  // A Java method's frame (interpreted or compiled, no native wrapper) on the stack.
+  _callee_is_java = !f.is_heap_frame() && f.cb() != nullptr && f.is_java_frame();
   if (f.is_entry_frame()) {
     // A call stub: Java called from C. Its call wrapper holds the anchor of
     // the Java frames that made the C call, or none at the bottom of the stack.
@@ -478,8 +550,6 @@ bool AsgstStackWalker::step_java() {
     }
     return step_into_caller_of_java(f, anchor);
   }
-  // Only a thread that runs a continuation has these frames.
-  bool in_continuation = thread->last_continuation() != nullptr;
   if (in_continuation && Continuation::is_continuation_enterSpecial(f)) {
     // The entry lies at the frame's unextended sp (as HotSpot's
     // get_continuation_entry_for_entry_frame has it); take it only if it is
@@ -558,9 +628,14 @@ bool AsgstStackWalker::is_below_continuation_entry(const frame& top) const {
 // the continuation's entry, so their caller is the carrier's frame below it.
 // The continuation's frames are then in the heap, being frozen or thawed.
 bool AsgstStackWalker::leaves_continuation_unseen(const frame& f, const frame& caller) const {
+  return crosses_continuation_entry(f.sp(), caller.sp()) && !Continuation::is_continuation_enterSpecial(f);
+}
+
+// Whether a step from a frame at callee_sp to one at caller_sp passes the
+// thread's innermost continuation entry.
+bool AsgstStackWalker::crosses_continuation_entry(intptr_t* callee_sp, intptr_t* caller_sp) const {
   const ContinuationEntry* entry = JavaThread::cast(_thread)->last_continuation();
-  return entry != nullptr && f.sp() <= (intptr_t*)entry && caller.sp() > (intptr_t*)entry &&
-         !Continuation::is_continuation_enterSpecial(f);
+  return entry != nullptr && callee_sp <= (intptr_t*)entry && caller_sp > (intptr_t*)entry;
 }
 
 // The caller of f where frame::safe_for_sender refuses it although it is

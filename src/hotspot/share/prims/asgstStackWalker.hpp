@@ -22,12 +22,15 @@
 
 #include "memory/allocation.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstSenderStep.hpp"
 #include "profile.h"
 #include "runtime/frame.hpp"
 #include "runtime/registerMap.hpp"
 
 class JavaThread;
+class Method;
 class Thread;
+class CodeBlob;
 class nmethod;
 
 // The state of one stack walk, behind an ASGST_Iterator. It reports the
@@ -93,6 +96,8 @@ class AsgstStackWalker : public StackObj {
   static bool is_generated_code(address pc);
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
+  // Most scopes of one compiled frame kept decoded (C2 inlines 15 levels deep by default).
+  static const int max_kept_scopes = 16;
   // Most frames followed from a compiled frame found at sp to the frame
   // that the frame pointer chain found.
   static const int max_joined_frames = 256;
@@ -144,6 +149,22 @@ class AsgstStackWalker : public StackObj {
   AsgstNativeFrame _top_scope_frame;
   bool _top_first_pending;
   int _physical_frames;     // physical frames visited so far
+  AsgstSeenLast _seen;      // what steps found valid last (AsgstSenderStep)
+  // The scopes of the compiled frame whose debug info was decoded last, by
+  // nmethod and pc: a recursion reports them again without decoding.
+  struct KeptScope {
+    Method* method;
+    int bci;
+  };
+  struct KeptScopes {
+    nmethod* nm;              // null: none kept
+    address pc;
+    int count;
+    int comp_level;
+    KeptScope scopes[max_kept_scopes];
+  };
+  KeptScopes _scopes_kept;
+  int _scope_kept;          // index of the next kept scope to report, -1: none
   bool _callee_is_java;     // the physical frame above the current one is a Java method's
   bool _reported_at_pos;    // next() reported last a frame or scope of _pos's physical frame
   bool _scopes_of_pos;      // the scopes being reported are _pos's (not a queue element's
@@ -176,6 +197,8 @@ class AsgstStackWalker : public StackObj {
   bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
   bool report_heap_frame(const frame& f, ASGST_Frame* out);
   bool report_scope(ASGST_Frame* out);
+  bool keep_scopes(nmethod* nm, address pc, int offset);
+  void begin_scope_report(nmethod* nm, const frame& f, address pc);
   bool begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top);
   static void fill_method_frame(ASGST_Frame* out, Method* method, int comp_level, int bci,
                                 const AsgstNativeFrame& registers);
@@ -187,6 +210,7 @@ class AsgstStackWalker : public StackObj {
   bool step_java();
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool leaves_continuation_unseen(const frame& f, const frame& caller) const;
+  bool crosses_continuation_entry(intptr_t* callee_sp, intptr_t* caller_sp) const;
   bool is_valid_interpreted_frame(const frame& f) const;
   bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool is_below_continuation_entry(const frame& top) const;

@@ -1,0 +1,68 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ */
+
+#ifndef SHARE_PRIMS_ASGSTSENDERSTEP_HPP
+#define SHARE_PRIMS_ASGSTSENDERSTEP_HPP
+
+#include "memory/allStatic.hpp"
+#include "utilities/globalDefinitions.hpp"
+
+class CodeBlob;
+class ConstantPoolCache;
+class JavaThread;
+class Method;
+class frame;
+class nmethod;
+
+// What a walk found valid last: a step to a caller with the same code blob,
+// method, bcp or constant pool cache need not look it up or check it again.
+struct AsgstSeenLast {
+  CodeBlob* blob;
+  nmethod* java_nmethod;     // a Java method's, with a frame, no method handle intrinsic
+  Method* method;            // passed Method::is_valid_method
+  address bcp;               // a bcp of method, at bci
+  int bci;
+  ConstantPoolCache* cache;  // passed MetaspaceObj::is_valid
+};
+
+// The step from a Java method's frame to its caller that most steps of an
+// asynchronous walk take: from an interpreted frame, or a compiled one
+// whose frame is complete, to an interpreted or compiled caller. It accepts
+// exactly what frame::safe_for_sender accepts for these kinds and builds
+// the caller that frame::sender builds, but looks each code blob up at most
+// once, and not at all where the caller's pc lies in the blob that the walk
+// met last (a recursion, and every interpreted frame: the interpreter is one
+// blob); an interpreted caller's method, bcp and constant pool cache it
+// checks only where they differ from those it checked last. Any other kind
+// of frame or caller, and any check that fails, it leaves to safe_for_sender
+// and sender. Each CPU that knows its frames implements it in
+// cpu/<cpu>/asgstSenderStep_<cpu>.cpp (x86_64); elsewhere it leaves every
+// step to them (prims/asgstSenderStep.cpp).
+class AsgstSenderStep : AllStatic {
+ public:
+  // True with *caller when the step was taken; *caller_checked tells
+  // whether the caller is an interpreted frame found valid
+  // (as frame::is_interpreted_frame_valid checks it). seen (zeroed at a
+  // walk's start) is updated to what this step found valid. caller may be
+  // f: it is written last, and only when the step is taken.
+  static bool java_caller(JavaThread* thread, const frame& f, AsgstSeenLast* seen, frame* caller,
+                          bool* caller_checked);
+};
+
+#endif // SHARE_PRIMS_ASGSTSENDERSTEP_HPP
