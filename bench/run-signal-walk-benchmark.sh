@@ -7,6 +7,8 @@
 # thread times the walk of each enqueued element at its poll.
 # Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
+#   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only)
+#   BENCH_RUN_UNDER: a command that runs the JVM (bench/run-walk-profile.sh: perf record)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"
@@ -19,7 +21,9 @@ mkdir -p "$out"
   gcc -O2 -fPIC -shared -Wall -Werror -I'$image/include' -I'$image/include/linux' \
       -o '$out/libSignalWalkBenchmark.so' '$repo/bench/walk/libSignalWalkBenchmark.c' -lpthread
   '$image/bin/javac' -d '$out' '$repo/bench/walk/SignalWalkBenchmark.java'
-  '$image/bin/java' ${BENCH_JAVA_OPTIONS:-} -DsamplesPerWay=${BENCH_SAMPLES:-2000} \
+  ${BENCH_RUN_UNDER:-} '$image/bin/java' ${BENCH_JAVA_OPTIONS:-} -DsamplesPerWay=${BENCH_SAMPLES:-2000} \
       -XX:CompileCommand=quiet -XX:CompileCommand=exclude,SignalWalkBenchmark\\\$InterpretedChain::* \
+      -XX:CompileCommand=exclude,SignalWalkBenchmark\\\$InterpretedDistinctChain::* \
+      -XX:CompileCommand=dontinline,SignalWalkBenchmark\\\$CompiledDistinctChain::m* \
       -Djava.library.path='$out' -cp '$out' SignalWalkBenchmark $*
 "

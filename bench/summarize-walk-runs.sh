@@ -28,11 +28,11 @@ awk '
     runs[key]++
   }
   END {
-    printf "%-12s %6s %-21s %7s %8s %17s %7s %9s %8s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max", "failed", "ns/frame", "vs AGCT"
+    printf "%-14s %6s %-21s %7s %8s %17s %7s %9s %8s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max", "failed", "ns/frame", "vs AGCT"
     for (k = 1; k <= keys; k++) {
       key = order[k]; split(key, part, SUBSEP)
       m = median(ns[key])
-      printf "%-12s %6d %-21s %7d %8d %17s %7d %9.1f %8.2f\n", part[1], part[2], part[3], frames[key], m,
+      printf "%-14s %6d %-21s %7d %8d %17s %7d %9.1f %8.2f\n", part[1], part[2], part[3], frames[key], m,
              extreme(ns[key], 0) "-" extreme(ns[key], 1), failed[key], (frames[key] > 0 ? m / frames[key] : 0),
              median(ratio[key])
     }

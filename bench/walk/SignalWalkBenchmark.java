@@ -29,6 +29,8 @@
  * interpreted (the class InterpretedChain is excluded from compilation by
  * bench/run-signal-walk-benchmark.sh). Prints one table.
  */
+import java.util.List;
+
 public class SignalWalkBenchmark {
     static {
         System.loadLibrary("SignalWalkBenchmark");
@@ -86,16 +88,99 @@ public class SignalWalkBenchmark {
         }
     }
 
+    // Sixteen methods that call each other in turn, none inlined (the runner
+    // says so): no frame shares its code and pc with the frames next to it, so
+    // nothing a walker remembers from the frame before helps.
+    static final class CompiledDistinctChain {
+        static long recurse(int remaining) {
+            return m0(remaining);
+        }
+
+        static long m0(int r) { return r == 0 ? bottom() : m1(r - 1) + 1; }
+        static long m1(int r) { return r == 0 ? bottom() : m2(r - 1) + 1; }
+        static long m2(int r) { return r == 0 ? bottom() : m3(r - 1) + 1; }
+        static long m3(int r) { return r == 0 ? bottom() : m4(r - 1) + 1; }
+        static long m4(int r) { return r == 0 ? bottom() : m5(r - 1) + 1; }
+        static long m5(int r) { return r == 0 ? bottom() : m6(r - 1) + 1; }
+        static long m6(int r) { return r == 0 ? bottom() : m7(r - 1) + 1; }
+        static long m7(int r) { return r == 0 ? bottom() : m8(r - 1) + 1; }
+        static long m8(int r) { return r == 0 ? bottom() : m9(r - 1) + 1; }
+        static long m9(int r) { return r == 0 ? bottom() : m10(r - 1) + 1; }
+        static long m10(int r) { return r == 0 ? bottom() : m11(r - 1) + 1; }
+        static long m11(int r) { return r == 0 ? bottom() : m12(r - 1) + 1; }
+        static long m12(int r) { return r == 0 ? bottom() : m13(r - 1) + 1; }
+        static long m13(int r) { return r == 0 ? bottom() : m14(r - 1) + 1; }
+        static long m14(int r) { return r == 0 ? bottom() : m15(r - 1) + 1; }
+        static long m15(int r) { return r == 0 ? bottom() : m0(r - 1) + 1; }
+
+        static long bottom() {
+            if (!stop) {
+                prepare();
+            }
+            long x = 1;
+            while (!stop) {
+                x = x * 31 + (x >>> 7);
+            }
+            return x;
+        }
+    }
+
+    // The same code in a class that the runner keeps interpreted.
+    static final class InterpretedDistinctChain {
+        static long recurse(int remaining) {
+            return m0(remaining);
+        }
+
+        static long m0(int r) { return r == 0 ? bottom() : m1(r - 1) + 1; }
+        static long m1(int r) { return r == 0 ? bottom() : m2(r - 1) + 1; }
+        static long m2(int r) { return r == 0 ? bottom() : m3(r - 1) + 1; }
+        static long m3(int r) { return r == 0 ? bottom() : m4(r - 1) + 1; }
+        static long m4(int r) { return r == 0 ? bottom() : m5(r - 1) + 1; }
+        static long m5(int r) { return r == 0 ? bottom() : m6(r - 1) + 1; }
+        static long m6(int r) { return r == 0 ? bottom() : m7(r - 1) + 1; }
+        static long m7(int r) { return r == 0 ? bottom() : m8(r - 1) + 1; }
+        static long m8(int r) { return r == 0 ? bottom() : m9(r - 1) + 1; }
+        static long m9(int r) { return r == 0 ? bottom() : m10(r - 1) + 1; }
+        static long m10(int r) { return r == 0 ? bottom() : m11(r - 1) + 1; }
+        static long m11(int r) { return r == 0 ? bottom() : m12(r - 1) + 1; }
+        static long m12(int r) { return r == 0 ? bottom() : m13(r - 1) + 1; }
+        static long m13(int r) { return r == 0 ? bottom() : m14(r - 1) + 1; }
+        static long m14(int r) { return r == 0 ? bottom() : m15(r - 1) + 1; }
+        static long m15(int r) { return r == 0 ? bottom() : m0(r - 1) + 1; }
+
+        static long bottom() {
+            if (!stop) {
+                prepare();
+            }
+            long x = 1;
+            while (!stop) {
+                x = x * 31 + (x >>> 7);
+            }
+            return x;
+        }
+    }
+
     static volatile long sink;
 
-    static void run(boolean compiled, int depth, int samplesPerWay) throws InterruptedException {
+    // The chains by the names the table gives them.
+    static final String[] CHAINS = {"compiled", "interpreted", "compiled/16", "interpreted/16"};
+
+    static long recurse(String chain, int remaining) {
+        return switch (chain) {
+            case "compiled" -> CompiledChain.recurse(remaining);
+            case "interpreted" -> InterpretedChain.recurse(remaining);
+            // One frame more than the others below the chain (recurse): one call less.
+            case "compiled/16" -> CompiledDistinctChain.recurse(remaining - 1);
+            default -> InterpretedDistinctChain.recurse(remaining - 1);
+        };
+    }
+
+    static void run(String chain, int depth, int samplesPerWay) throws InterruptedException {
         stop = false;
-        // Frames below the chain: Thread.run, the lambda and run's caller; the
-        // chain makes up the rest of the depth.
-        int chain = Math.max(1, depth - 3);
-        Thread target = new Thread(null, () -> sink = compiled ? CompiledChain.recurse(chain)
-                                                                : InterpretedChain.recurse(chain),
-                                   "target", 256L << 20);
+        // Frames below the chain: Thread.run, the lambda, recurse(String, int)
+        // and run's caller; the chain makes up the rest of the depth.
+        int length = Math.max(1, depth - 4);
+        Thread target = new Thread(null, () -> sink = recurse(chain, length), "target", 256L << 20);
         target.start();
         Thread.sleep(200);  // the target reaches its loop and prepare() ran
         startSampling(100, samplesPerWay);
@@ -104,23 +189,26 @@ public class SignalWalkBenchmark {
         }
         stop = true;
         target.join();
-        report(compiled ? "compiled" : "interpreted", depth);
+        report(chain, depth);
     }
 
     public static void main(String[] args) throws Exception {
         int[] depths = args.length == 0 ? new int[] {8, 64, 512, 2048}
                                         : java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
         int samplesPerWay = Integer.getInteger("samplesPerWay", 2000);
-        // Warm up: compile the chain and its loop (stop set: spin returns at once).
+        List<String> chains = List.of(System.getProperty("chains", String.join(",", CHAINS)).split(","));
+        // Warm up: compile the compiled chains and their loops (stop set: the loops end at once).
         stop = true;
         for (int i = 0; i < 30_000; i++) {
-            sink += CompiledChain.recurse(10);
+            sink += CompiledChain.recurse(10) + CompiledDistinctChain.recurse(20);
         }
-        System.out.printf("%-12s %6s %-21s %7s %10s %17s %7s %9s %8s%n", "chain", "depth", "walk", "frames",
+        System.out.printf("%-14s %6s %-21s %7s %10s %17s %7s %9s %8s%n", "chain", "depth", "walk", "frames",
                           "ns/walk", "p25-p75", "failed", "ns/frame", "vs AGCT");
-        for (boolean compiled : new boolean[] {true, false}) {
-            for (int depth : depths) {
-                run(compiled, depth, samplesPerWay);
+        for (String chain : CHAINS) {
+            if (chains.contains(chain)) {
+                for (int depth : depths) {
+                    run(chain, depth, samplesPerWay);
+                }
             }
         }
     }

@@ -363,7 +363,7 @@ static void print_row(const char* chain, int depth, const char* name, Samples* s
   char spread[40];
   summarize(s, &median, &p25, &p75, &frames);
   snprintf(spread, sizeof(spread), "%lld-%lld", (long long)p25, (long long)p75);
-  printf("%-12s %6d %-21s %7d %10lld %17s %7d %9.1f %8.2f\n", chain, depth, name, frames, (long long)median, spread,
+  printf("%-14s %6d %-21s %7d %10lld %17s %7d %9.1f %8.2f\n", chain, depth, name, frames, (long long)median, spread,
          s->failed, frames > 0 ? (double)median / frames : 0.0,
          agct_median > 0 ? (double)median / (double)agct_median : 0.0);
 }
