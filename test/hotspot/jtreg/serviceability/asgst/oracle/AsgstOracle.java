@@ -56,8 +56,9 @@
  * @test id=synthetic-virtual
  * @comment Four virtual threads on two carriers, yielding with deep stacks:
  *          each has its own trace stack, switched at mount and unmount;
- *          walks that end at frames still frozen in the heap are compared
- *          with the top of the trace stack.
+ *          signal and halted-thread walks that end at frames still frozen in
+ *          the heap are compared with the top of the trace stack; queue walks
+ *          read those frames and are held to the whole stack.
  * @requires os.family == "linux"
  * @library ../stress
  * @build OracleWorkload StressWorkloads
@@ -102,7 +103,8 @@ public class AsgstOracle {
     static final int AGCT = 5;
     static final int COMPARED = 0, EQUAL = 1, AT_EDGE = 2, MISMATCH = 3, EMPTY = 4, INCOMPLETE = 5, TOO_DEEP = 6,
                      LOST = 7, TOP_SCOPES = 8, PARTIAL = 9, UNMOUNTED = 10, BAD_CALLER_BCI = 11, REFUSED = 12,
-                     COUNTERS = 13;
+                     IN_HEAP_END = 13, HEAP_FRAMES = 14, HEAP_WALKS = 15, COUNTERS = 16;
+    static final int QUEUE = 4;
 
     // Bounds from measurement (doc/testing.md). The synchronous layers must be
     // exact. The asynchronous layers' goal is 0.003% wrong traces (a figure
@@ -127,6 +129,29 @@ public class AsgstOracle {
     // must be at the edge: the method the trace stack popped last, or one
     // before or at its call of enter.
     static final double MAX_INCOMPLETE_SHARE = 0.01;
+    // Queue walks in a run on virtual threads that end with
+    // ASGST_FRAMES_IN_HEAP, of those that began: at most 1%. A walk at the
+    // thread's own poll reads the frozen frames down to Continuation.enter
+    // (doc/safepoint-queue.md); it may end at the heap only under ZGC or
+    // Shenandoah before the collector processed the thread's stack (the
+    // oracle runs neither by default), or while the continuation is frozen
+    // or thawed with no frozen frames to read, a short window that few polls
+    // fall into. 1% is the bound of AsgstQueueVirtualThreads (at
+    // most 1%, measured 0 of 524 by default and 0 of about 1,570 under ZGC).
+    static final double MAX_QUEUE_IN_HEAP_SHARE = 0.01;
+    // Traced frames from the heap (null sp and fp) that a virtual run's queue
+    // walks must have held to the trace stack, so that the run tested them at
+    // all. The synthetic workload's threads yield at the bottom of a 50-249
+    // deep recursion in every round; after the remount the recursion, with
+    // iteration and the thread's lambda below it, stays in the heap (but for
+    // the thawed top frames) and comes back frame by frame as it returns:
+    // about 50-250 traced frames at first (fastdebug, 4 s, seven runs:
+    // 18,036-50,046 such frames, about 150 in each queue walk that had them,
+    // 114-325 of 1,351-3,541). 1,000 is an eighteenth of the fewest
+    // measured, for slower machines; a walker that stops at the heap has
+    // none. Xalan's threads unmount only when they happen to contend
+    // (0-3,496 in seven runs): not required there.
+    static final long MIN_HEAP_FRAMES_SYNTHETIC = 1000;
 
     public static void main(String[] args) throws Exception {
         String workload = args[0];
@@ -156,7 +181,7 @@ public class AsgstOracle {
         System.out.printf("%s: %d classes instrumented (%d left as they were), %d methods traced%n", workload,
                           loader.instrumentedClasses, loader.failedClasses, loader.methodCount());
         System.out.println("layer      compared     equal   at edge  top scopes mismatch  bad bci     empty incomplete  refused"
-                           + "  too deep     lost   partial unmounted  mismatch share");
+                           + "  too deep     lost   partial unmounted   in heap heap frames heap walks  mismatch share");
         List<String> failures = new ArrayList<>();
         for (int layer = 0; layer < LAYERS.length; layer++) {
             long compared = c[layer * COUNTERS + COMPARED];
@@ -167,16 +192,20 @@ public class AsgstOracle {
             long atEdge = c[layer * COUNTERS + AT_EDGE];
             long incomplete = c[layer * COUNTERS + INCOMPLETE];
             long partial = c[layer * COUNTERS + PARTIAL];
-            System.out.printf("%-9s %9d %9d %9d %10d %8d %8d %9d %9d %9d %9d %9d %9d %9d  %.4f%%%n", LAYERS[layer],
-                              compared, c[layer * COUNTERS + EQUAL], atEdge, topScopes, mismatch,
+            long inHeap = c[layer * COUNTERS + IN_HEAP_END];
+            long heapFrames = c[layer * COUNTERS + HEAP_FRAMES];
+            System.out.printf("%-9s %9d %9d %9d %10d %8d %8d %9d %9d %9d %9d %9d %9d %9d %9d %11d %10d  %.4f%%%n",
+                              LAYERS[layer], compared, c[layer * COUNTERS + EQUAL], atEdge, topScopes, mismatch,
                               c[layer * COUNTERS + BAD_CALLER_BCI], c[layer * COUNTERS + EMPTY], incomplete,
                               c[layer * COUNTERS + REFUSED],
                               c[layer * COUNTERS + TOO_DEEP], c[layer * COUNTERS + LOST],
-                              partial, c[layer * COUNTERS + UNMOUNTED], share * 100);
+                              partial, c[layer * COUNTERS + UNMOUNTED], inHeap, heapFrames,
+                              c[layer * COUNTERS + HEAP_WALKS], share * 100);
             StringBuilder result = new StringBuilder("asgst-result oracle workload=" + workload +
                                                      (virtual ? "-virtual" : "") + " layer=" + LAYERS[layer]);
             String[] names = {"compared", "equal", "at_edge", "mismatch", "empty", "incomplete", "too_deep", "lost",
-                              "top_scopes", "partial", "unmounted", "bad_caller_bci", "refused"};
+                              "top_scopes", "partial", "unmounted", "bad_caller_bci", "refused", "ended_in_heap",
+                              "heap_frames", "heap_walks"};
             for (int counter = 0; counter < COUNTERS; counter++) {
                 result.append(' ').append(names[counter]).append('=').append(c[layer * COUNTERS + counter]);
             }
@@ -188,8 +217,20 @@ public class AsgstOracle {
                 continue;  // the baseline: measured, not judged
             }
             boolean synchronous = layer <= 1;
-            if (!virtual && partial != 0) {
-                failures.add(LAYERS[layer] + ": " + partial + " walks of platform threads ended at frames in the heap");
+            if (!virtual && (inHeap != 0 || heapFrames != 0)) {
+                failures.add(LAYERS[layer] + ": " + inHeap + " walks of platform threads ended at frames in the heap, "
+                             + heapFrames + " frames from the heap");
+            }
+            // The signal and thread layers may end at the heap (they may not
+            // read it); a queue walk of a virtual thread reads it.
+            long began = compared + incomplete + c[layer * COUNTERS + TOO_DEEP];
+            if (layer == QUEUE && virtual && inHeap > MAX_QUEUE_IN_HEAP_SHARE * began) {
+                failures.add(String.format("queue: %d of %d walks of virtual threads ended at frames in the heap"
+                                           + " (%.2f%%)", inHeap, began, 100.0 * inHeap / began));
+            }
+            if (layer == QUEUE && virtual && heapFrames < minHeapFrames(workload)) {
+                failures.add("queue: only " + heapFrames + " frames from the heap held to the trace stack (at least "
+                             + minHeapFrames(workload) + ")");
             }
             if (incomplete > MAX_INCOMPLETE_SHARE * (compared + incomplete)) {
                 failures.add(String.format("%s: %d of %d walks incomplete", LAYERS[layer], incomplete,
@@ -224,6 +265,10 @@ public class AsgstOracle {
         if (!failures.isEmpty()) {
             throw new RuntimeException(String.join("; ", failures));
         }
+    }
+
+    static long minHeapFrames(String workload) {
+        return workload.equals("synthetic") ? MIN_HEAP_FRAMES_SYNTHETIC : 0;  // see MIN_HEAP_FRAMES_SYNTHETIC
     }
 
     // "layer walk ids | expected ids", both top first, with names.

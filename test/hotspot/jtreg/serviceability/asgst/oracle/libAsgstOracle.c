@@ -52,7 +52,12 @@
  * frames freeze or thaw) the carrier has no trace stack and walks are not
  * compared. A walk that ends at frames frozen in the heap (ASGST_FRAMES_IN_HEAP,
  * lazily thawed older frames of a remounted virtual thread) is compared with
- * the top of the trace stack ("partial").
+ * the top of the trace stack ("partial"), and counted apart ("ended in
+ * heap"): the signal and thread layers may not read the heap, but a queue
+ * walk reads those frames (null sp and fp, below the frames on the stack)
+ * down to Continuation.enter, and AsgstOracle bounds how many of its walks
+ * end there. The traced frames from the heap in walks found equal are
+ * counted too ("heap frames"), and the walks that had them.
  */
 
 #define _GNU_SOURCE  /* dladdr */
@@ -123,9 +128,12 @@ enum Layer { JVMTI, SAFEPOINT, SIGNAL_WALK, THREAD_WALK, QUEUE_WALK, AGCT_WALK, 
    right but a traced caller of a traced frame stood at a bci that holds no
    invoke instruction. INCOMPLETE: walks that began and ended with an error;
    REFUSED: walks refused at the start (a thread in a collection, or outside
-   Java without a walkable anchor). */
+   Java without a walkable anchor). IN_HEAP_END: walks that ended with
+   ASGST_FRAMES_IN_HEAP, compared (PARTIAL) or not (INCOMPLETE, no traced
+   frame). HEAP_FRAMES: traced frames from the heap (null sp and fp) that
+   were found equal to the trace stack; HEAP_WALKS: the walks that had them. */
 enum Counter { COMPARED, EQUAL, AT_EDGE, MISMATCH, EMPTY, INCOMPLETE, TOO_DEEP, LOST, TOP_SCOPES, PARTIAL,
-               UNMOUNTED, BAD_CALLER_BCI, REFUSED, COUNTERS };
+               UNMOUNTED, BAD_CALLER_BCI, REFUSED, IN_HEAP_END, HEAP_FRAMES, HEAP_WALKS, COUNTERS };
 
 static AsyncGetCallTraceFunction async_get_call_trace;
 static volatile long counters[LAYERS][COUNTERS];
@@ -378,15 +386,19 @@ static int same_frames(const int* walk, int count, const int* trace, int from) {
  * (outermost first) and counts the outcome for layer. top_at_edge: the walk's
  * top traced frame is at the edge of the trace stack (at_edge), so the walk
  * may have one more frame on top. partial: the walk ended at frames in the
- * heap, so it shows only the top of the stack.
+ * heap, so it shows only the top of the stack. misplaced_heap_frame: why a
+ * frame from the heap is where none may be (see walk_traced), or null.
+ * Returns how many of the walk's top ids were not held to the trace stack
+ * (0 equal, 1 at the edge, the top frame's scopes), or -1 if the walk was not
+ * found equal.
  */
-static void compare(int layer, const int* walk, int walk_count, int top_compiled, int top_scopes, int top_outer_traced,
-                    const int* trace, int depth, int edge_allowed, int top_at_edge, int partial, int bad_caller_bci,
-                    const char* detail) {
+static int compare(int layer, const int* walk, int walk_count, int top_compiled, int top_scopes, int top_outer_traced,
+                   const int* trace, int depth, int edge_allowed, int top_at_edge, int partial, int bad_caller_bci,
+                   const char* misplaced_heap_frame, const char* detail) {
   int bottom, last_bottom;
   if (depth > MAX_DEPTH || walk_count >= MAX_WALK) {
     add(&counters[layer][TOO_DEEP], 1);
-    return;
+    return -1;
   }
   add(&counters[layer][COMPARED], 1);
   if (partial) {
@@ -394,29 +406,33 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
   }
   if (depth == 0 && walk_count == 0) {
     add(&counters[layer][EMPTY], 1);
-    return;
+    return -1;
   }
-  if (bad_caller_bci >= 0) {
+  if (bad_caller_bci >= 0 || misplaced_heap_frame != NULL) {
     char text[1200];
-    snprintf(text, sizeof(text), "caller of traced frame %d at a bci without invoke; %s", bad_caller_bci,
-             detail != NULL ? detail : "");
-    add(&counters[layer][BAD_CALLER_BCI], 1);
+    if (bad_caller_bci >= 0) {
+      snprintf(text, sizeof(text), "caller of traced frame %d at a bci without invoke; %s", bad_caller_bci,
+               detail != NULL ? detail : "");
+      add(&counters[layer][BAD_CALLER_BCI], 1);
+    } else {
+      snprintf(text, sizeof(text), "%s; %s", misplaced_heap_frame, detail != NULL ? detail : "");
+    }
     add(&counters[layer][MISMATCH], 1);
     record_mismatch(layer, walk, walk_count, trace, depth, text);
-    return;
+    return -1;
   }
   /* The walk's lowest traced frame stands for trace[0], or, if partial, for any
      trace[bottom] that leaves the walk's frames on top of the trace stack. */
   bottom = partial ? depth - walk_count : 0;
   if (bottom >= 0 && walk_count == depth - bottom && same_frames(walk, walk_count, trace, bottom)) {
     add(&counters[layer][EQUAL], 1);
-    return;
+    return 0;
   }
   bottom = partial ? depth - (walk_count - 1) : 0;
   if (edge_allowed && top_at_edge && walk_count >= 1 && bottom >= 0 && walk_count - 1 == depth - bottom &&
       same_frames(walk + 1, walk_count - 1, trace, bottom)) {
     add(&counters[layer][AT_EDGE], 1);
-    return;
+    return 1;
   }
   if (top_compiled) {
     /* Below the top compiled frame's scopes the walk must equal the trace stack,
@@ -437,12 +453,13 @@ static void compare(int layer, const int* walk, int walk_count, int top_compiled
          and its return, whose scopes came from the next debug information. */
       if (equal || (edge_allowed && above == depth && same_frames(walk + top_scopes, rest, trace, bottom))) {
         add(&counters[layer][TOP_SCOPES], 1);
-        return;
+        return top_scopes;
       }
     }
   }
   add(&counters[layer][MISMATCH], 1);
   record_mismatch(layer, walk, walk_count, trace, depth, detail);
+  return -1;
 }
 
 typedef struct {
@@ -463,13 +480,20 @@ typedef struct {
 } Walk;
 
 
-/* Iterator handler: the traced frames of a walk, then the comparison. */
+/* Iterator handler: the traced frames of a walk, then the comparison.
+   Frames from the heap (null sp) are held to the trace stack as frames on
+   the stack are, method and caller bci alike, and must be where the contract
+   puts them: in queue walks only, below the first frame and every frame on
+   the stack, with a null fp too (a frame on the stack may lack fp: compiled
+   code keeps no frame pointer). */
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
-  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0, end;
+  int in_top_frame = 1, top_compiled = 0, top_scopes = 0, top_outer_traced = 0, frames = 0, end, matched;
   int younger_traced = 0, bad_caller_bci = -1;  /* whether the younger Java frame is traced */
   int top_traced_bci = -1;
+  int in_heap = 0, first_heap_id = -1;  /* first_heap_id: index in ids */
+  const char* misplaced_heap_frame = NULL;
   size_t used = 0;
   walk->count = 0;
   walk->frames = 0;
@@ -493,6 +517,20 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
         bad_caller_bci = walk->count - 1;
       }
       younger_traced = id >= 0;
+      if (frame.sp == NULL) {
+        if (misplaced_heap_frame == NULL) {
+          misplaced_heap_frame = walk->layer != QUEUE_WALK ? "a frame from the heap (null sp) in a walk that may "
+                                                              "not read it"
+                                 : frames == 1 ? "the top frame from the heap (null sp)"
+                                 : frame.fp != NULL ? "a frame with null sp, but an fp" : NULL;
+        }
+        if (id >= 0 && first_heap_id < 0) {
+          first_heap_id = walk->count - 1;
+        }
+        in_heap = 1;
+      } else if (in_heap && misplaced_heap_frame == NULL) {
+        misplaced_heap_frame = "a frame on the stack below a frame from the heap (null sp)";
+      }
     }
     if (in_top_frame && frame.method != NULL) {
       /* The top Java frame's scopes: inlined ones first, then its own method. */
@@ -508,6 +546,9 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   walk->top_outer_traced = top_outer_traced;
   end = ASGST_State(iterator);
   walk->in_heap = end == ASGST_FRAMES_IN_HEAP;
+  if (walk->in_heap) {
+    add(&counters[walk->layer][IN_HEAP_END], 1);
+  }
   /* A walk that ended at frames in the heap without a traced frame shows
      nothing to compare: incomplete, not equal. */
   if ((end != ASGST_NO_FRAME && end != ASGST_FRAMES_IN_HEAP) ||
@@ -515,9 +556,15 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
     add(&counters[walk->layer][INCOMPLETE], 1);
     return;
   }
-  compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace, walk->depth, 1,
-          walk->count > 0 && at_edge(walk->ids[0], top_traced_bci, walk->last_exited),
-          end == ASGST_FRAMES_IN_HEAP, bad_caller_bci, walk->detail);
+  matched = compare(walk->layer, walk->ids, walk->count, top_compiled, top_scopes, top_outer_traced, walk->trace,
+                    walk->depth, 1, walk->count > 0 && at_edge(walk->ids[0], top_traced_bci, walk->last_exited),
+                    end == ASGST_FRAMES_IN_HEAP, bad_caller_bci, misplaced_heap_frame, walk->detail);
+  /* The traced frames from the heap that the comparison held to the trace
+     stack: all below the first, as none is on the stack below it. */
+  if (matched >= 0 && first_heap_id >= 0) {
+    add(&counters[walk->layer][HEAP_FRAMES], walk->count - (first_heap_id > matched ? first_heap_id : matched));
+    add(&counters[walk->layer][HEAP_WALKS], 1);
+  }
 }
 
 /* AsyncGetCallTrace on the context that the signal walk just walked, judged
@@ -558,7 +605,7 @@ static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* uc
   }
   compare(AGCT_WALK, ids, count, signal_walk->top_compiled, signal_walk->top_scopes, signal_walk->top_outer_traced,
           trace->ids, trace->depth, 1, count > 0 && at_edge(ids[0], top_traced_bci, signal_walk->last_exited),
-          signal_walk->in_heap, bad_caller_bci, NULL);
+          signal_walk->in_heap, bad_caller_bci, NULL, NULL);
 }
 
 typedef struct {
@@ -863,14 +910,20 @@ static void check_synchronously(Trace* trace) {
     }
   }
   if (count < MAX_WALK) {
-    compare(JVMTI, ids, traced, 0, 0, 0, trace->ids, trace->depth, 0, 0, 0, -1, NULL);
+    compare(JVMTI, ids, traced, 0, 0, 0, trace->ids, trace->depth, 0, 0, 0, -1, NULL, NULL);
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }
   /* ASGST from here against GetStackTrace: every Java frame, method and bci
      (if the walk ended at frames in the heap, the top frames it showed). */
-  if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0 ||
-      (all.end != ASGST_NO_FRAME && all.end != ASGST_FRAMES_IN_HEAP) ||
+  if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0) {
+    add(&counters[SAFEPOINT][INCOMPLETE], 1);
+    return;
+  }
+  if (all.end == ASGST_FRAMES_IN_HEAP) {
+    add(&counters[SAFEPOINT][IN_HEAP_END], 1);
+  }
+  if ((all.end != ASGST_NO_FRAME && all.end != ASGST_FRAMES_IN_HEAP) ||
       (all.end == ASGST_FRAMES_IN_HEAP && all.count == 0)) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
