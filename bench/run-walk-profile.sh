@@ -19,9 +19,10 @@ case $chain in compiled|interpreted|compiled/16|interpreted/16) ;; *) echo "unkn
 load_config
 out="$ASGST_WORKSPACE/bench/walk-profile"
 mkdir -p "$out"
+data="$out/perf-${chain/\//-}-$depth.data"
 ASGST_ENV_RO_BIND=/sys BENCH_SAMPLES=${BENCH_SAMPLES:-20000} BENCH_JAVA_OPTIONS="-Dchains=$chain" \
-  BENCH_RUN_UNDER="perf record -q -e cpu-clock:u -F 4999 -g -o $out/perf.data --" \
+  BENCH_RUN_UNDER="perf record -q -e cpu-clock:u -F 4999 -g -o $data --" \
   "$repo/bench/run-signal-walk-benchmark.sh" "$depth" | grep -v '^WARNING'
 echo
-ASGST_ENV_RO_BIND=/sys "$repo/make/asgst/in-env" bash -c "perf script -i '$out/perf.data' -F ip,sym 2>/dev/null" |
+ASGST_ENV_RO_BIND=/sys "$repo/make/asgst/in-env" bash -c "perf script -i '$data' -F ip,sym 2>/dev/null" |
   awk -v limit="${PROFILE_LINES:-25}" -f "$repo/bench/profile/walk-profile.awk"

@@ -1,13 +1,14 @@
 # Reads `perf script -F ip,sym` with call chains and prints, for each way of
 # walking that the signal walk benchmark times, where its samples fell: the
 # share of the way's samples by innermost function (self), and by function
-# anywhere in the chain (total). A sample belongs to a way by the function
-# that began the walk, found in its chain.
+# anywhere in the chain (total; not the callers that every sample has). A
+# sample belongs to a way by the function that began the walk, found in its
+# chain.
 function way_of(chain,    n) {
   if (chain ~ / AsyncGetCallTrace /) return "AsyncGetCallTrace"
   if (chain ~ / on_element /) return "queue: walk at poll"
   if (chain ~ / AsgstCallTrace::fill /) return "AsyncGetStackTrace"
-  if (chain ~ / walk_to_mark /) return ""
+  if (chain ~ / walk_marked /) return ""  # frame marks: bench/run-signal-walk-benchmark.sh times them apart
   if (chain ~ / ASGST_RunWithIterator /) return "ASGST iterator"
   return ""
 }
@@ -37,7 +38,8 @@ function flush(    way, i, seen) {
 END {
   flush()
   for (key in self) { split(key, k, SUBSEP); rows[k[1]] = rows[k[1]] sprintf("%8.1f%%  self   %s\n", 100 * self[key] / samples[k[1]], k[2]) }
-  for (key in total) { split(key, k, SUBSEP); if (total[key] * 100 >= 5 * samples[k[1]]) rows[k[1]] = rows[k[1]] sprintf("%8.1f%%  total  %s\n", 100 * total[key] / samples[k[1]], k[2]) }
+  # total: 5% and more, but not the callers that every sample has
+  for (key in total) { split(key, k, SUBSEP); if (total[key] * 100 >= 5 * samples[k[1]] && total[key] * 1000 < 995 * samples[k[1]]) rows[k[1]] = rows[k[1]] sprintf("%8.1f%%  total  %s\n", 100 * total[key] / samples[k[1]], k[2]) }
   for (way in samples) {
     printf "== %s: %d samples\n", way, samples[way]
     printf "%s", rows[way] | "sort -t'%' -k1 -rn | head -" (limit > 0 ? limit : 25)

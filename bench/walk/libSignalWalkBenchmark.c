@@ -199,7 +199,7 @@ static int walk(int way, void* ucontext) {
 }
 
 /* The way MARKS: the sample goes to its row by whether the walk reached the mark. */
-static void walk_marked(void* ucontext) {
+__attribute__((noinline)) static void walk_marked(void* ucontext) {
   MarkedWalk result = { 0, 0 };
   int64_t start = now_ns();
   int64_t ns;
