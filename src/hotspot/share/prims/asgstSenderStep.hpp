@@ -34,7 +34,7 @@ class nmethod;
 // method, bcp or constant pool cache need not look it up or check it again.
 struct AsgstSeenLast {
   CodeBlob* blob;
-  nmethod* java_nmethod;     // a Java method's, with a frame, no method handle intrinsic
+  nmethod* java_nmethod;     // with a frame size, not a method handle intrinsic
   Method* method;            // passed Method::is_valid_method
   address bcp;               // a bcp of method, at bci
   int bci;
