@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds and runs the walk cost benchmark from real signal contexts against the
-# workspace's JDK image: a thread deep in a hot Java chain (compiled, then
-# interpreted) is signalled every 0.1 ms; its handler times AsyncGetCallTrace,
+# workspace's JDK image: a thread deep in a hot Java chain (one method, compiled
+# and interpreted; sixteen methods in turn, compiled and interpreted) is
+# signalled every 0.1 ms; its handler times AsyncGetCallTrace,
 # ASGST's iterator, AsyncGetStackTrace and ASGST_Enqueue on the contexts it
 # receives, and a walk to a frame mark that appends the callers kept; the
 # thread times the walk of each enqueued element at its poll.

@@ -25,10 +25,13 @@
  * ASGST_Enqueue in turn, and times each. Enqueued elements are walked at the
  * target's next poll, timed there. Where frame marks work, one more way walks
  * to a frame mark set below the top and appends the callers kept (the chain
- * under the loop never changes). Once with the chain compiled, once
- * interpreted (the class InterpretedChain is excluded from compilation by
- * bench/run-signal-walk-benchmark.sh). Prints one table.
+ * under the loop never changes). Four chains: one method that calls itself,
+ * compiled and interpreted, and sixteen methods that call each other in turn,
+ * compiled without inlining and interpreted (bench/run-signal-walk-benchmark.sh
+ * keeps the interpreted classes from compilation and the sixteen methods from
+ * inlining). Prints one table.
  */
+
 import java.util.List;
 
 public class SignalWalkBenchmark {
