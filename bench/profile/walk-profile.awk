@@ -4,7 +4,7 @@
 # anywhere in the chain (total; not the callers that every sample has). A
 # sample belongs to a way by the function that began the walk, found in its
 # chain.
-function way_of(chain,    n) {
+function way_of(chain) {
   if (chain ~ / AsyncGetCallTrace /) return "AsyncGetCallTrace"
   if (chain ~ / on_element /) return "queue: walk at poll"
   if (chain ~ / AsgstCallTrace::fill /) return "AsyncGetStackTrace"

@@ -69,8 +69,8 @@ static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool inte
 // frame::is_interpreted_frame_valid (frame_x86.cpp) for the interpreted frame
 // at sp and fp, fp on the stack above sp, with the checks of its method, bcp
 // and constant pool cache left out where seen has them.
-static bool is_valid_interpreted_frame(JavaThread* thread, intptr_t* sp, intptr_t* unextended_sp, intptr_t* fp,
-                                       AsgstSeenLast* seen) {
+static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr_t* unextended_sp, intptr_t* fp,
+                                        AsgstSeenLast* seen) {
   if (!is_aligned(fp, wordSize) || !is_aligned(sp, wordSize) || fp + frame::interpreter_frame_initial_sp_offset < sp) {
     return false;
   }
@@ -139,7 +139,7 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
   if (Interpreter::contains(sender_pc)) {
     // The saved frame pointer is the caller's own only for an interpreted caller: check it.
     if (!thread->is_in_stack_range_excl((address)saved_fp, (address)sender_sp) ||
-        !is_valid_interpreted_frame(thread, sender_sp, sender_unextended_sp, saved_fp, seen)) {
+        !is_valid_interpreted_caller(thread, sender_sp, sender_unextended_sp, saved_fp, seen)) {
       return false;
     }
     *caller_checked = true;
