@@ -34,6 +34,8 @@
 #include "prims/asgstThreadTable.hpp"
 #include "profile.h"
 #include "runtime/frame.inline.hpp"
+#include "runtime/handles.inline.hpp"
+#include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/safefetch.hpp"
@@ -55,6 +57,38 @@ static AsgstNativeFrame caller_frame(void* own_fp) {
   return caller;
 }
 
+// Whether a walk of thread is one of the calling thread from its native code
+// while it runs a virtual thread, by a caller that runs in no signal handler
+// (ASGST_NOT_IN_SIGNAL_HANDLER): such a walk enters the VM to read the
+// virtual thread's frames frozen in the heap, as a JNI function would.
+static bool walks_from_native_into_heap(Thread* thread, int options) {
+  if ((options & ASGST_NOT_IN_SIGNAL_HANDLER) == 0 || thread == nullptr ||
+      thread != Thread::current_or_null_safe() || !thread->is_Java_thread()) {
+    return false;
+  }
+  JavaThread* java_thread = JavaThread::cast(thread);
+  return java_thread->thread_state() == _thread_in_native && java_thread->last_continuation() != nullptr;
+}
+
+// Calls walk(walker) with a walker of thread, made in the VM if
+// walks_from_native_into_heap.
+template <typename Walk>
+static auto with_walker(Thread* thread, int options, Walk walk) {
+  if (walks_from_native_into_heap(thread, options)) {
+    JavaThread* java_thread = JavaThread::cast(thread);
+    ThreadInVMfromNative in_vm(java_thread);
+    HandleMark hm(java_thread);
+    return Asgst::walking([&]() {
+      AsgstStackWalker walker(java_thread, options, AsgstStackWalker::InVM());
+      return walk(walker);
+    });
+  }
+  return Asgst::walking([&]() {
+    AsgstStackWalker walker(thread, options);
+    return walk(walker);
+  });
+}
+
 // The common part of the ASGST_RunWithIterator* functions; thread may be
 // null when no thread was found.
 static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, int options,
@@ -65,8 +99,7 @@ static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, in
   if (thread == nullptr) {
     return ASGST_NO_THREAD;
   }
-  return Asgst::walking([&]() {
-    AsgstStackWalker walker(thread, options);
+  return with_walker(thread, options, [&](AsgstStackWalker& walker) {
     int kind = walker.start(context);
     if (kind > 0) {
       fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
@@ -188,9 +221,10 @@ JNIEXPORT void JNICALL AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, vo
   if (ucontext == nullptr && thread == current) {
     context = caller_frame(__builtin_frame_address(0));
   }
-  Asgst::walking([&]() {
-    AsgstStackWalker walker(thread, (int)options);
-    AsgstCallTrace::fill(trace, depth, thread, &walker, context);
+  // The state before a walk that enters the VM.
+  jint state = AsgstThreadState::of(thread);
+  with_walker(thread, (int)options, [&](AsgstStackWalker& walker) {
+    AsgstCallTrace::fill(trace, depth, thread, state, &walker, context);
   });
 }
 

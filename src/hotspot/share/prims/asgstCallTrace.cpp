@@ -22,11 +22,10 @@
 #include "prims/asgstThreadState.hpp"
 #include "runtime/javaThread.inline.hpp"
 
-void AsgstCallTrace::fill(ASGST_CallTrace* trace, jint depth, Thread* thread,
+void AsgstCallTrace::fill(ASGST_CallTrace* trace, jint depth, Thread* thread, jint state,
                           AsgstStackWalker* walker, const AsgstNativeFrame& context) {
   bool java_thread = AsgstThreadState::is_java_thread(thread);
   // Traces of non-Java threads are accepted in every state and get state -1.
-  jint state = AsgstThreadState::of(thread);
   jint accepted_states = trace->state;
   trace->state = state;
   if (java_thread && accepted_states != 0 && (state & accepted_states) == 0) {

@@ -30,8 +30,9 @@ class Thread;
 class AsgstCallTrace : AllStatic {
  public:
   // Walks thread (the current thread or one the caller keeps halted) from
-  // context into trace, honouring trace's accepted kinds and states.
-  static void fill(ASGST_CallTrace* trace, jint depth, Thread* thread,
+  // context into trace, honouring trace's accepted kinds and states; state
+  // is the thread's (AsgstThreadState::of) before the walk began.
+  static void fill(ASGST_CallTrace* trace, jint depth, Thread* thread, jint state,
                    AsgstStackWalker* walker, const struct AsgstNativeFrame& context);
 
  private:

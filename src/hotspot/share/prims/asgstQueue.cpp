@@ -461,7 +461,7 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
       ASGST_QueueElement element = queue->_elements[head % (juint)queue->_capacity];
       AsgstRecordedFrame code = queue->_codes[head % (juint)queue->_capacity];
       HandleMark hm(thread);
-      AsgstStackWalker walker(thread, queue->_options, AsgstStackWalker::AtPoll());
+      AsgstStackWalker walker(thread, queue->_options, AsgstStackWalker::InVM());
       // A walk that fails still reaches the handler, once: its iterator
       // reports the error (doc/safepoint-queue.md).
       AsgstQueueWalk::start(walker, element, code);

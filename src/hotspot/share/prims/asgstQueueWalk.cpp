@@ -26,9 +26,7 @@
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
-#include "runtime/globals.hpp"
 #include "runtime/safefetch.hpp"
-#include "runtime/stackWatermarkSet.inline.hpp"
 
 // Where the caller of a Java frame (which the walk already checked) waits:
 // the return address, the caller's sp and the saved frame pointer, read with
@@ -317,9 +315,7 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
   walker._state = 1;
   // Below its recorded frame, the walk goes on into a virtual thread's frames
   // frozen in the heap, read at this poll as JFR reads them on the thread
-  // itself (JfrVframeStream): not while ZGC or Shenandoah have not begun to
-  // process this thread's stack, whose frames' oops may then be stale.
-  bool heap_readable = !((UseZGC || UseShenandoahGC) && !StackWatermarkSet::processing_started(thread));
-  walker._map.set_walk_cont(heap_readable);
+  // itself (JfrVframeStream).
+  walker.walk_heap_frames();
   return ASGST_JAVA_TRACE;
 }

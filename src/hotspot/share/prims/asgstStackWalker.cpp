@@ -36,11 +36,13 @@
 #include "runtime/continuation.hpp"
 #include "runtime/continuationEntry.hpp"
 #include "runtime/frame.inline.hpp"
+#include "runtime/globals.hpp"
 #include "runtime/javaCalls.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/os.hpp"
 #include "runtime/registerMap.hpp"
 #include "runtime/safefetch.hpp"
+#include "runtime/stackWatermarkSet.inline.hpp"
 #include "utilities/align.hpp"
 
 const int AsgstStackWalker::no_scope = DebugInformationRecorder::serialized_null;
@@ -87,14 +89,21 @@ AsgstNativeFrame AsgstStackWalker::native_frame_of(const frame& f) {
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options) :
   AsgstStackWalker(thread, options, RegisterMap::WalkContinuation::skip) {}
 
-AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, AtPoll) :
+AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, InVM) :
   AsgstStackWalker(thread, options, RegisterMap::WalkContinuation::include) {
-  assert(thread == Thread::current(), "a thread walks itself at its poll");
-  _map.set_walk_cont(false);  // until AsgstQueueWalk has found where the walk begins
+  assert(thread == Thread::current(), "a thread walks itself in the VM");
+  _map.set_walk_cont(false);  // until walk_heap_frames, once the top is found
+}
+
+void AsgstStackWalker::walk_heap_frames() {
+  JavaThread* thread = JavaThread::cast(_thread);
+  assert(_in_vm && thread == Thread::current(), "made InVM");
+  _map.set_walk_cont(!((UseZGC || UseShenandoahGC) && !StackWatermarkSet::processing_started(thread)));
 }
 
 AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::WalkContinuation heap_frames) :
-  _thread(thread), _options(options), _callers_unknown(false), _walkable(false),
+  _thread(thread), _options(options), _callers_unknown(false),
+  _in_vm(heap_frames == RegisterMap::WalkContinuation::include), _walkable(false),
   _map(thread->is_Java_thread() ? JavaThread::cast(thread) : nullptr,
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,

@@ -50,12 +50,13 @@ class AsgstStackWalker : public StackObj {
  public:
   // thread is the current thread or one that the caller keeps halted.
   AsgstStackWalker(Thread* thread, int options);
-  // A walk of the current thread at its own poll, which may go on into a
-  // virtual thread's frames frozen in the heap (AsgstQueueWalk decides):
-  // its register map holds a handle for the stack chunks, so it is made
-  // only where handles can be (under a HandleMark, never in a signal handler).
-  struct AtPoll {};
-  AsgstStackWalker(Thread* thread, int options, AtPoll);
+  // A walk of the current thread in the VM (at its own poll, or from its
+  // native code by the caller's promise), which may go on into a virtual
+  // thread's frames frozen in the heap (see walk_heap_frames): its register
+  // map holds a handle for the stack chunks, so it is made only where handles
+  // can be (under a HandleMark, never in a signal handler).
+  struct InVM {};
+  AsgstStackWalker(Thread* thread, int options, InVM);
 
   // Positions the walk at the top of the stack. context is where the thread
   // was interrupted (from a ucontext), or has a null pc when unknown.
@@ -68,6 +69,14 @@ class AsgstStackWalker : public StackObj {
 
   // Goes back to the top frame that start() found.
   void rewind();
+
+  // For a walker made InVM, once its top is found (start() calls it, the
+  // queue's walk too): the walk goes on below the frames on the stack into a
+  // virtual thread's frames frozen in the heap, read as HotSpot reads them on
+  // the thread itself, unless ZGC or Shenandoah have not begun to process
+  // this thread's stack in their current cycle (the frames' oops may then be
+  // stale).
+  void walk_heap_frames();
 
   // 1 while frames may follow, else what next() returns.
   int state() const { return _mark_reached ? ASGST_MARKED_FRAME : _state; }
@@ -133,6 +142,7 @@ class AsgstStackWalker : public StackObj {
   int _options;             // changed only while AsgstQueueWalk::start searches
   bool _callers_unknown;    // a queue element's frame returned and its caller moved on:
                             // the walk ends with its frame (AsgstQueueWalk)
+  const bool _in_vm;        // made InVM
   bool _walkable;           // the thread walks itself at a poll: HotSpot's own
                             // sender logic applies without the sender checks
   RegisterMap _map;         // large (all registers): made once per walk, never updated

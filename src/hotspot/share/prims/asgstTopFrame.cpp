@@ -148,6 +148,9 @@ int AsgstStackWalker::start(const AsgstNativeFrame& context) {
   if (kind > 0) {
     _top = _pos;
     rewind();
+    if (_in_vm) {
+      walk_heap_frames();
+    }
   }
   return kind;
 }

@@ -54,7 +54,8 @@ extern "C" {
  */
 #define ASGST_VERSION_1_0 0x00010000
 #define ASGST_VERSION_1_1 0x00010001 /* adds frame marks */
-#define ASGST_VERSION ASGST_VERSION_1_1 /* the version this header declares */
+#define ASGST_VERSION_1_2 0x00010002 /* adds ASGST_NOT_IN_SIGNAL_HANDLER */
+#define ASGST_VERSION ASGST_VERSION_1_2 /* the version this header declares */
 #define ASGST_VERSION_MAJOR(version) ((int)(((unsigned int)(version) >> 16) & 0xffff))
 #define ASGST_VERSION_MINOR(version) ((int)((unsigned int)(version) & 0xffff))
 
@@ -72,7 +73,13 @@ enum ASGST_Options {
   ASGST_WALK_DURING_UNSAFE_STATES = 4,  /* best-effort walk in states that are unsafe */
   ASGST_WALK_SAME_THREAD          = 8,  /* the ucontext belongs to the calling thread */
   ASGST_END_ON_FIRST_JAVA_FRAME   = 16, /* stop after the first Java frame */
-  ASGST_INCLUDE_CARRIER_FRAMES    = 32  /* continue into a virtual thread's carrier */
+  ASGST_INCLUDE_CARRIER_FRAMES    = 32, /* continue into a virtual thread's carrier */
+  /* The caller runs in no signal handler. Then a walk of the calling thread
+     from its native code while it runs a virtual thread enters the VM (and
+     may wait there for a safepoint) to read the virtual thread's frames
+     frozen in the heap; an iterator's handler runs in the VM and must not
+     call JNI or JVMTI functions. Ignored by other walks. Since 1.2. */
+  ASGST_NOT_IN_SIGNAL_HANDLER     = 64
 };
 
 /* The kind of a trace: what the walked thread was doing. */
@@ -267,7 +274,7 @@ _JNI_IMPORT_OR_EXPORT_ jint JNICALL ASGST_Version(void);
  * that call. ucontext is the context a signal handler received; it may be null
  * when the thread is not running Java code (in a native method, for example).
  * Returns the trace kind (> 0), having called fun, or an ASGST_Error without
- * calling it. Signal safe.
+ * calling it. Signal safe (without ASGST_NOT_IN_SIGNAL_HANDLER).
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_RunWithIterator(void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg);
@@ -275,7 +282,8 @@ ASGST_RunWithIterator(void* ucontext, int32_t options, ASGST_IteratorHandler fun
 /*
  * Like ASGST_RunWithIterator, but the walk starts at the given frame of the
  * calling thread instead of a ucontext: for example where the profiler's own
- * walker of C frames stopped. Signal safe.
+ * walker of C frames stopped. Signal safe (without
+ * ASGST_NOT_IN_SIGNAL_HANDLER).
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
@@ -287,7 +295,8 @@ ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
  * signal handler that captured ucontext (which may be null). An id that names
  * no live thread of the VM gives ASGST_NO_THREAD, as does a thread that is
  * not a Java thread unless ASGST_INCLUDE_NON_JAVA_THREADS is set. The calling
- * thread need not be attached to the VM. Signal safe.
+ * thread need not be attached to the VM. Signal safe (without
+ * ASGST_NOT_IN_SIGNAL_HANDLER, which only a walk of the calling thread uses).
  */
 _JNI_IMPORT_OR_EXPORT_ int JNICALL
 ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
@@ -328,7 +337,8 @@ _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_ThreadState(void);
  * ASGST_WALK_SAME_THREAD is set, else the halted thread whose JNIEnv is
  * trace->env_id. On return trace->num_frames holds the number of frames
  * stored (at most depth) or an ASGST_Error; non-zero trace->kind and
- * trace->state on entry restrict the accepted kinds and states. Signal safe.
+ * trace->state on entry restrict the accepted kinds and states. Signal safe
+ * (without ASGST_NOT_IN_SIGNAL_HANDLER).
  */
 _JNI_IMPORT_OR_EXPORT_ void JNICALL
 AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, void* ucontext, uint32_t options);

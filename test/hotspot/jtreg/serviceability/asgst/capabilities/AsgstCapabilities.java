@@ -45,8 +45,8 @@ public class AsgstCapabilities {
     private static native int versionNow();
     private static native int headerVersion();
 
-    // ASGST_VERSION_1_1 in profile.h: the version this VM implements.
-    static final int VERSION_1_1 = 0x00010001;
+    // ASGST_VERSION_1_2 in profile.h: the version this VM implements.
+    static final int VERSION_1_2 = 0x00010002;
     private static native String libraryDefiningCapabilities();
 
     public static void main(String[] args) {
@@ -57,11 +57,11 @@ public class AsgstCapabilities {
         check((now & ~(REGISTER_QUEUE | MARK_FRAME)) == 0, "unknown capability bits in " + now);
         check(now == IMPLEMENTED, "capabilities " + now + ", expected " + IMPLEMENTED);
 
-        check(versionAtAgentLoad() == VERSION_1_1, "ASGST_Version() at agent load: "
-              + Integer.toHexString(versionAtAgentLoad()) + ", expected " + Integer.toHexString(VERSION_1_1));
-        check(versionNow() == VERSION_1_1, "ASGST_Version() now: " + Integer.toHexString(versionNow()));
-        check(headerVersion() == VERSION_1_1, "the installed header declares ASGST_VERSION "
-              + Integer.toHexString(headerVersion()) + ", the VM implements " + Integer.toHexString(VERSION_1_1));
+        check(versionAtAgentLoad() == VERSION_1_2, "ASGST_Version() at agent load: "
+              + Integer.toHexString(versionAtAgentLoad()) + ", expected " + Integer.toHexString(VERSION_1_2));
+        check(versionNow() == VERSION_1_2, "ASGST_Version() now: " + Integer.toHexString(versionNow()));
+        check(headerVersion() == VERSION_1_2, "the installed header declares ASGST_VERSION "
+              + Integer.toHexString(headerVersion()) + ", the VM implements " + Integer.toHexString(VERSION_1_2));
 
         String library = libraryDefiningCapabilities();
         check(library != null && library.endsWith("/libjvm.so"),

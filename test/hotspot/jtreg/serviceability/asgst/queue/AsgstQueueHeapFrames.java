@@ -32,6 +32,9 @@
  *          that the thread's mount uses at the walk (above its carrier's
  *          frames: the threads run on two carriers of the test's own
  *          scheduler, which mark their stack depth before each task).
+ *          The native method also walks its own stack with
+ *          ASGST_NOT_IN_SIGNAL_HANDLER, which must read the same frames in
+ *          the heap and is held to the same.
  * @requires os.family == "linux" & vm.gc.G1
  * @library /test/lib
  * @modules java.base/java.lang:+open
@@ -118,8 +121,9 @@ public class AsgstQueueHeapFrames {
     // proof of frozen frames subtracts. Same signature as mark() and check().
     static native void markCarrier(int unused1, int unused2);
 
-    // Records where on the carrier's stack the thread stands now and JVMTI's
-    // stack trace of the (virtual) current thread, then enqueues an element
+    // Records where on the carrier's stack the thread stands now, JVMTI's
+    // stack trace of the (virtual) current thread and a walk of its own stack
+    // with ASGST_NOT_IN_SIGNAL_HANDLER (the direct walk), then enqueues an element
     // (from a SIGPROF handler with its context in even rounds, with a null
     // context in odd ones); the return to Java processes it. Same signature as
     // mark(): the same native wrapper, so the same frame size below it.
@@ -137,7 +141,10 @@ public class AsgstQueueHeapFrames {
     //  stack in use by the mount at check() above the carrier's loop,
     //  smallest and largest (bytes); the recursion's size on the stack before
     //  the unmount, smallest (bytes); enqueues refused during a collection
-    //  (ASGST_UNSAFE_STATE) and tried again}
+    //  (ASGST_UNSAFE_STATE) and tried again; then for the direct walks: walks
+    //  with a frame proven frozen, frames proven frozen, frames reported from
+    //  the heap, of those interpreted, compiled, inlined scopes; walks that
+    //  ended with ASGST_FRAMES_IN_HEAP}
     static native long[] counts();
 
     static volatile long sink;
@@ -260,8 +267,22 @@ public class AsgstQueueHeapFrames {
                           " at least %d bytes; threads whose marks were unusable: %d; enqueues refused" +
                           " during a collection and tried again: %d%n",
                           c[11], c[12], c[13], badMarks, c[14]);
+        long directProvenWalks = c[15], directProvenFrames = c[16], directHeapFrames = c[17];
+        long directInterpreted = c[18], directCompiled = c[19], directInlined = c[20], directInHeapEndings = c[21];
+        System.out.printf("direct walks: %d ended with ASGST_FRAMES_IN_HEAP; %d with frames proven frozen (%d frames);" +
+                          " %d frames from the heap: %d interpreted, %d compiled, %d inlined scopes%n",
+                          directInHeapEndings, directProvenWalks, directProvenFrames, directHeapFrames,
+                          directInterpreted, directCompiled, directInlined);
         System.out.println(result);
         check(result.equals("ok"), result);
+        // The direct walk neither: it enters the VM (ThreadInVMfromNative, as
+        // a JNI function), whose transition starts the processing of the
+        // thread's stack if a collection asked for it, and the continuation is
+        // mounted.
+        check(directInHeapEndings == 0, directInHeapEndings + " direct walks ended with ASGST_FRAMES_IN_HEAP");
+        check(directProvenWalks == walks, (walks - directProvenWalks) + " of " + walks
+              + " direct walks had no frame proven frozen");
+        check(directHeapFrames >= directProvenFrames, "direct walks: fewer frames from the heap than proven frozen");
         // No walk may end with ASGST_FRAMES_IN_HEAP: doc/safepoint-queue.md
         // leaves it only to ZGC or Shenandoah before the collector began to
         // process the thread's stack, and to a continuation being frozen or
@@ -296,13 +317,14 @@ public class AsgstQueueHeapFrames {
         switch (mode) {
             case "interpreted":
                 // -Xint: nothing is compiled.
-                check(heapCompiled == 0 && heapInlined == 0 && heapInterpreted > 0,
+                check(heapCompiled == 0 && heapInlined == 0 && heapInterpreted > 0 &&
+                      directCompiled == 0 && directInlined == 0 && directInterpreted > 0,
                       "-Xint: expected interpreted frames in the heap only");
                 break;
             case "compiled":
                 // -Xcomp (C2 alone, or C1 alone): recurse() is compiled at its
                 // first call, with descend() inlined into it.
-                check(heapCompiled > 0 && heapInlined > 0,
+                check(heapCompiled > 0 && heapInlined > 0 && directCompiled > 0 && directInlined > 0,
                       "-Xcomp: expected compiled frames with inlined scopes in the heap");
                 break;
             default:

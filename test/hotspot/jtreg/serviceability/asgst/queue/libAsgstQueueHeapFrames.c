@@ -18,13 +18,15 @@
  */
 
 /*
- * Queue walks into a virtual thread's frames frozen in the heap, judged by
- * JVMTI GetStackTrace and by a proof of which frames were frozen that does not
- * ask the walker.
+ * Queue walks, and walks from a native method, into a virtual thread's
+ * frames frozen in the heap, judged by JVMTI GetStackTrace and by a proof of
+ * which frames were frozen that does not ask the walker.
  *
  * check() runs in a remounted virtual thread, on its carrier: it takes JVMTI's
- * stack trace of the current (virtual) thread, then enqueues an element into
- * the carrier's queue. Nothing runs in Java between the two: the element is
+ * stack trace of the current (virtual) thread, walks its own stack with
+ * ASGST_NOT_IN_SIGNAL_HANDLER (the direct walk: in the VM, as JVMTI's), then
+ * enqueues an element into the carrier's queue. Nothing runs in Java between
+ * the three: the element is
  * processed at check()'s return to Java (the poll of the native-to-Java
  * transition, which the enqueue armed), where the stack is still JVMTI's. The
  * processing-start handler records the top frame there to show it (check()).
@@ -91,17 +93,24 @@ typedef struct {
   int fp_null;
 } WalkFrame;
 
+/* One walk's frames, as an iterator gave them. */
+typedef struct {
+  int state;                /* the iterator's state after the last frame */
+  int count;
+  int overflow;
+  int rewind_mismatch;      /* the first frame that differed after ASGST_RewindIterator, or -1 */
+  WalkFrame frames[MAX_FRAMES];
+} Trace;
+
 typedef struct {
   long used_now;            /* bytes of the carrier's stack in use at check() */
   long carrier_floor;       /* ... when the carrier began to run this mount */
   int enqueue_result;
   int processed;
   ASGST_Method top_at_poll; /* the top frame where the element was processed */
-  int state;                /* the iterator's state after the last frame */
-  int count;
-  int overflow;
-  int rewind_mismatch;      /* the first frame that differed after ASGST_RewindIterator, or -1 */
-  WalkFrame frames[MAX_FRAMES];
+  Trace queued;             /* the queue element's walk, at check()'s return */
+  int direct_result;        /* ASGST_RunWithIterator's in check() */
+  Trace direct;             /* ... its walk, from check() itself with ASGST_NOT_IN_SIGNAL_HANDLER */
   int jvmti_error;
   jint jvmti_count;
   jvmtiFrameInfo jvmti[MAX_FRAMES];
@@ -113,7 +122,13 @@ static Walk* walks;        /* threads * rounds */
 static long* used;         /* threads * (depth + 1): used[d] of each thread, before its first unmount */
 static uintptr_t* used_on; /* the carrier (its stack's top) each mark was taken on */
 static char failure[1024];
-static jlong counters[15];
+/* The counters of counts() (AsgstQueueHeapFrames.java); those of one kind
+   of walk begin at QUEUED or DIRECT. */
+#define COUNTERS 22
+enum { PROVEN_WALKS, PROVEN_FRAMES, HEAP_FRAMES, HEAP_INTERPRETED, HEAP_COMPILED, HEAP_INLINED, IN_HEAP_ENDINGS };
+#define QUEUED 1
+#define DIRECT 15
+static jlong counters[COUNTERS];
 static int refused_in_collections; /* enqueues refused with ASGST_UNSAFE_STATE, tried again */
 
 /* Per carrier (OS thread). initial-exec: the SIGPROF handler's first touch of
@@ -148,10 +163,10 @@ static void on_start(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
   poll_top = iterator != NULL && ASGST_NextFrame(iterator, &frame) == 1 ? frame.method : NULL;
 }
 
-static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
-  Walk* walk = (Walk*)element_arg;
+/* Records the iterator's frames into walk, then checks that the iterator,
+   rewound, gives the same again. */
+static void record(ASGST_Iterator* iterator, Trace* walk) {
   ASGST_Frame frame;
-  (void)queue_arg;
   walk->count = 0;
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     if (walk->count == MAX_FRAMES) {
@@ -182,8 +197,18 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
       walk->rewind_mismatch = i;
     }
   }
+}
+
+static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  Walk* walk = (Walk*)element_arg;
+  (void)queue_arg;
+  record(iterator, &walk->queued);
   walk->top_at_poll = poll_top;
   walk->processed++;
+}
+
+static void on_direct(ASGST_Iterator* iterator, void* arg) {
+  record(iterator, (Trace*)arg);
 }
 
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
@@ -235,6 +260,9 @@ JNIEXPORT void JNICALL Java_AsgstQueueHeapFrames_check(JNIEnv* env, jclass cls, 
     ASGST_SetOnQueueProcessingStart(carrier_queue, 0, true, on_start, NULL);
   }
   walk->jvmti_error = (*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_FRAMES, walk->jvmti, &walk->jvmti_count);
+  /* The same stack, walked from here: the walk enters the VM to read the
+     frames in the heap. */
+  walk->direct_result = ASGST_RunWithIterator(NULL, ASGST_NOT_IN_SIGNAL_HANDLER, on_direct, &walk->direct);
   /* ASGST_Enqueue refuses while a collection runs (ASGST_UNSAFE_STATE: a
      thread in native code goes on during one, and the collector thread of
      the test runs them all the time): then again, 1 ms later, for at most
@@ -298,7 +326,113 @@ static int proven_frozen_depth(int thread, const Walk* walk) {
   return 0;
 }
 
-/* Checks one walk; 1, or 0 with failure set. */
+/* Checks one walk (kind: "queue" or "direct") against JVMTI's trace and the
+   proof, and counts it from counters[base]; 1, or 0 with failure set. */
+static int check_trace(JNIEnv* env, int thread, int round, const Walk* walk, const Trace* trace, const char* kind,
+                       int base, jmethodID recurse_id, int usable_marks) {
+  char ours[256], theirs[256];
+  if (trace->overflow) {
+    snprintf(failure, sizeof(failure), "thread %d round %d, %s walk: more than %d frames", thread, round, kind,
+             MAX_FRAMES);
+    return 0;
+  }
+  /* Frame by frame: the same method at the same bci. A walk that ended with
+     ASGST_FRAMES_IN_HEAP is compared as far as it went (Java counts those). */
+  for (int i = 0; i < trace->count || (trace->state != ASGST_FRAMES_IN_HEAP && i < walk->jvmti_count); i++) {
+    jmethodID id = i < trace->count ? ASGST_MethodToJMethodID(trace->frames[i].method) : NULL;
+    int bci = i < trace->count ? trace->frames[i].bci : -2;
+    jmethodID expected = i < walk->jvmti_count ? walk->jvmti[i].method : NULL;
+    int expected_bci = i < walk->jvmti_count ? (int)walk->jvmti[i].location : -2;
+    if (id != expected || bci != expected_bci) {
+      name_of(env, id, ours, sizeof(ours));
+      name_of(env, expected, theirs, sizeof(theirs));
+      snprintf(failure, sizeof(failure),
+               "thread %d round %d, %s walk, frame %d of %d (JVMTI %d): ASGST %s at bci %d (type %d, level %d, %s),"
+               " JVMTI %s at bci %d; the walk ended with %d",
+               thread, round, kind, i, trace->count, (int)walk->jvmti_count,
+               id == NULL && i >= trace->count ? "(none)" : ours, bci,
+               i < trace->count ? trace->frames[i].type : -1, i < trace->count ? trace->frames[i].comp_level : -1,
+               i < trace->count && trace->frames[i].sp_null ? "from the heap" : "on the stack",
+               expected == NULL ? "(none)" : theirs, expected_bci, trace->state);
+      return 0;
+    }
+  }
+  if (trace->state != ASGST_NO_FRAME && trace->state != ASGST_FRAMES_IN_HEAP) {
+    snprintf(failure, sizeof(failure), "thread %d round %d, %s walk: ended with %d after %d frames", thread, round,
+             kind, trace->state, trace->count);
+    return 0;
+  }
+  if (trace->rewind_mismatch >= 0) {
+    snprintf(failure, sizeof(failure),
+             "thread %d round %d, %s walk: after ASGST_RewindIterator, frame %d (or the end) differed", thread, round,
+             kind, trace->rewind_mismatch);
+    return 0;
+  }
+  /* The top frame, check()'s, is on the stack. */
+  if (trace->count == 0 || trace->frames[0].sp_null) {
+    snprintf(failure, sizeof(failure), "thread %d round %d, %s walk: no top frame, or it (check) came from the heap",
+             thread, round, kind);
+    return 0;
+  }
+  /* Frames from the heap are the oldest: once one is, all below are. */
+  int first_heap = trace->count;
+  for (int i = 0; i < trace->count; i++) {
+    /* A frame from the heap has neither sp nor fp (a frame on the stack may
+       lack fp: compiled code keeps no frame pointer). */
+    if (trace->frames[i].sp_null && !trace->frames[i].fp_null) {
+      snprintf(failure, sizeof(failure), "thread %d round %d, %s walk, frame %d: null sp, but an fp", thread, round,
+               kind, i);
+      return 0;
+    }
+    if (trace->frames[i].sp_null && first_heap == trace->count) {
+      first_heap = i;
+    } else if (!trace->frames[i].sp_null && first_heap < trace->count) {
+      snprintf(failure, sizeof(failure), "thread %d round %d, %s walk: frame %d on the stack below frame %d from the heap",
+               thread, round, kind, i, first_heap);
+      return 0;
+    }
+  }
+  /* The proof: recurse(proven) and all frames below it are frozen. The k-th
+     frame of recurse() from the top is recurse(depth - k + 1). */
+  int proven = usable_marks ? proven_frozen_depth(thread, walk) : 0;
+  int proven_index = walk->jvmti_count;
+  if (proven > 0) {
+    for (int i = 0, k = 0; i < walk->jvmti_count; i++) {
+      if (walk->jvmti[i].method == recurse_id && ++k == depth - proven + 1) {
+        proven_index = i;
+        break;
+      }
+    }
+    if (trace->state == ASGST_NO_FRAME && first_heap > proven_index) {
+      snprintf(failure, sizeof(failure),
+               "thread %d round %d, %s walk: recurse(%d) (frame %d) and below were in the heap (%ld bytes of stack"
+               " in use by this mount, %ld before the unmount from recurse(%d) up), yet the walker reported frame %d"
+               " on the stack",
+               thread, round, kind, proven, proven_index, above_carrier(walk),
+               used[thread * (depth + 1) + depth] - used[thread * (depth + 1) + proven], proven, first_heap - 1);
+      return 0;
+    }
+    counters[base + PROVEN_WALKS]++;
+    counters[base + PROVEN_FRAMES] += walk->jvmti_count - proven_index;
+  }
+  for (int i = first_heap; i < trace->count; i++) {
+    counters[base + HEAP_FRAMES]++;
+    if (trace->frames[i].type == ASGST_FRAME_JAVA_INLINED) {
+      counters[base + HEAP_INLINED]++;
+    } else if (trace->frames[i].comp_level == 0) {
+      counters[base + HEAP_INTERPRETED]++;
+    } else {
+      counters[base + HEAP_COMPILED]++;
+    }
+  }
+  if (trace->state == ASGST_FRAMES_IN_HEAP) {
+    counters[base + IN_HEAP_ENDINGS]++;
+  }
+  return 1;
+}
+
+/* Checks one round of a thread: JVMTI's trace, the queue element's walk and
+   the direct walk; 1, or 0 with failure set. */
 static int check_walk(JNIEnv* env, int thread, int round, jmethodID check_id, jmethodID recurse_id,
                       int usable_marks) {
   Walk* walk = &walks[thread * rounds + round];
@@ -319,6 +453,11 @@ static int check_walk(JNIEnv* env, int thread, int round, jmethodID check_id, jm
              thread, round, ours);
     return 0;
   }
+  if (walk->direct_result != ASGST_JAVA_TRACE) {
+    snprintf(failure, sizeof(failure), "thread %d round %d: ASGST_RunWithIterator in check() returned %d", thread,
+             round, walk->direct_result);
+    return 0;
+  }
   /* JVMTI's trace is the reference: check() on top, exactly depth frames of
      recurse(), Continuation.enter at the bottom. */
   if (walk->jvmti_error != JVMTI_ERROR_NONE || walk->jvmti_count < 1 || walk->jvmti_count == MAX_FRAMES ||
@@ -336,104 +475,31 @@ static int check_walk(JNIEnv* env, int thread, int round, jmethodID check_id, jm
              thread, round, recurse_frames, theirs);
     return 0;
   }
-  if (walk->overflow) {
-    snprintf(failure, sizeof(failure), "thread %d round %d: more than %d frames", thread, round, MAX_FRAMES);
+  if (!check_trace(env, thread, round, walk, &walk->queued, "queue", QUEUED, recurse_id, usable_marks) ||
+      !check_trace(env, thread, round, walk, &walk->direct, "direct", DIRECT, recurse_id, usable_marks)) {
     return 0;
   }
-  /* Frame by frame: the same method at the same bci. A walk that ended with
-     ASGST_FRAMES_IN_HEAP is compared as far as it went (Java counts those). */
-  for (int i = 0; i < walk->count || (walk->state != ASGST_FRAMES_IN_HEAP && i < walk->jvmti_count); i++) {
-    jmethodID id = i < walk->count ? ASGST_MethodToJMethodID(walk->frames[i].method) : NULL;
-    int bci = i < walk->count ? walk->frames[i].bci : -2;
-    jmethodID expected = i < walk->jvmti_count ? walk->jvmti[i].method : NULL;
-    int expected_bci = i < walk->jvmti_count ? (int)walk->jvmti[i].location : -2;
-    if (id != expected || bci != expected_bci) {
-      name_of(env, id, ours, sizeof(ours));
-      name_of(env, expected, theirs, sizeof(theirs));
-      snprintf(failure, sizeof(failure),
-               "thread %d round %d, frame %d of %d (JVMTI %d): ASGST %s at bci %d (type %d, level %d, %s),"
-               " JVMTI %s at bci %d; the walk ended with %d",
-               thread, round, i, walk->count, (int)walk->jvmti_count, id == NULL && i >= walk->count ? "(none)" : ours,
-               bci, i < walk->count ? walk->frames[i].type : -1, i < walk->count ? walk->frames[i].comp_level : -1,
-               i < walk->count && walk->frames[i].sp_null ? "from the heap" : "on the stack",
-               expected == NULL ? "(none)" : theirs, expected_bci, walk->state);
-      return 0;
-    }
-  }
-  if (walk->state != ASGST_NO_FRAME && walk->state != ASGST_FRAMES_IN_HEAP) {
-    snprintf(failure, sizeof(failure), "thread %d round %d: the walk ended with %d after %d frames", thread, round,
-             walk->state, walk->count);
-    return 0;
-  }
-  if (walk->rewind_mismatch >= 0) {
-    snprintf(failure, sizeof(failure), "thread %d round %d: after ASGST_RewindIterator, frame %d (or the end) differed",
-             thread, round, walk->rewind_mismatch);
-    return 0;
-  }
-  /* The recorded frame, check()'s, is on the stack. */
-  if (walk->frames[0].sp_null) {
-    snprintf(failure, sizeof(failure), "thread %d round %d: the top frame (check) reported from the heap", thread,
-             round);
-    return 0;
-  }
-  /* Frames from the heap are the oldest: once one is, all below are. */
-  int first_heap = walk->count;
-  for (int i = 0; i < walk->count; i++) {
-    /* A frame from the heap has neither sp nor fp (a frame on the stack may
-       lack fp: compiled code keeps no frame pointer). */
-    if (walk->frames[i].sp_null && !walk->frames[i].fp_null) {
-      snprintf(failure, sizeof(failure), "thread %d round %d, frame %d: null sp, but an fp", thread, round, i);
-      return 0;
-    }
-    if (walk->frames[i].sp_null && first_heap == walk->count) {
-      first_heap = i;
-    } else if (!walk->frames[i].sp_null && first_heap < walk->count) {
-      snprintf(failure, sizeof(failure), "thread %d round %d: frame %d on the stack below frame %d from the heap",
-               thread, round, i, first_heap);
-      return 0;
-    }
-  }
-  /* The proof: recurse(proven) and all frames below it are frozen. The k-th
-     frame of recurse() from the top is recurse(depth - k + 1). */
   int proven = usable_marks ? proven_frozen_depth(thread, walk) : 0;
-  int proven_index = walk->jvmti_count;
-  if (proven > 0) {
-    for (int i = 0, k = 0; i < walk->jvmti_count; i++) {
-      if (walk->jvmti[i].method == recurse_id && ++k == depth - proven + 1) {
-        proven_index = i;
-        break;
-      }
-    }
-    if (walk->state == ASGST_NO_FRAME && first_heap > proven_index) {
-      snprintf(failure, sizeof(failure),
-               "thread %d round %d: recurse(%d) (frame %d) and below were in the heap (%ld bytes of stack in use"
-               " by this mount, %ld before the unmount from recurse(%d) up), yet the walker reported frame %d on"
-               " the stack",
-               thread, round, proven, proven_index, above_carrier(walk),
-               used[thread * (depth + 1) + depth] - used[thread * (depth + 1) + proven], proven, first_heap - 1);
-      return 0;
-    }
-    counters[1]++;
-    counters[2] += walk->jvmti_count - proven_index;
-  }
   if (counters[9] < 0 || proven < counters[9]) counters[9] = proven;
   if (proven > counters[10]) counters[10] = proven;
-  for (int i = first_heap; i < walk->count; i++) {
-    counters[3]++;
-    if (walk->frames[i].type == ASGST_FRAME_JAVA_INLINED) {
-      counters[6]++;
-    } else if (walk->frames[i].comp_level == 0) {
-      counters[4]++;
-    } else {
-      counters[5]++;
-    }
-  }
-  if (walk->state == ASGST_FRAMES_IN_HEAP) {
-    counters[7]++;
-  }
   if (counters[11] < 0 || above_carrier(walk) < counters[11]) counters[11] = above_carrier(walk);
   if (above_carrier(walk) > counters[12]) counters[12] = above_carrier(walk);
   return 1;
+}
+
+/* Prints a walk beside JVMTI's trace. */
+static void print_trace(JNIEnv* env, const Walk* walk, const Trace* trace, const char* kind) {
+  printf("  %s walk | JVMTI\n", kind);
+  for (int i = 0; i < trace->count || i < walk->jvmti_count; i++) {
+    char ours[128] = "", theirs[128] = "";
+    if (i < trace->count) name_of(env, ASGST_MethodToJMethodID(trace->frames[i].method), ours, sizeof(ours));
+    if (i < walk->jvmti_count) name_of(env, walk->jvmti[i].method, theirs, sizeof(theirs));
+    printf("  %3d ASGST %-60s bci %4d type %d level %2d %s | JVMTI %s bci %d\n", i, ours,
+           i < trace->count ? trace->frames[i].bci : -2, i < trace->count ? trace->frames[i].type : -1,
+           i < trace->count ? trace->frames[i].comp_level : -1,
+           i < trace->count ? (trace->frames[i].sp_null ? "heap " : "stack") : "     ", theirs,
+           i < walk->jvmti_count ? (int)walk->jvmti[i].location : -2);
+  }
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstQueueHeapFrames_compare(JNIEnv* env, jclass cls) {
@@ -455,37 +521,29 @@ JNIEXPORT jstring JNICALL Java_AsgstQueueHeapFrames_compare(JNIEnv* env, jclass 
       counters[0] += walks[t * rounds + r].processed > 0 || walks[t * rounds + r].enqueue_result != 0;
       if (!check_walk(env, t, r, check_id, recurse_id, usable)) {
         Walk* walk = &walks[t * rounds + r];
-        /* The failing walk and JVMTI's trace, side by side. */
-        printf("%s\n", failure);
-        for (int i = 0; i < walk->count || i < walk->jvmti_count; i++) {
-          char ours[128] = "", theirs[128] = "";
-          if (i < walk->count) name_of(env, ASGST_MethodToJMethodID(walk->frames[i].method), ours, sizeof(ours));
-          if (i < walk->jvmti_count) name_of(env, walk->jvmti[i].method, theirs, sizeof(theirs));
-          printf("  %3d ASGST %-60s bci %4d type %d level %2d %s | JVMTI %s bci %d\n", i, ours,
-                 i < walk->count ? walk->frames[i].bci : -2, i < walk->count ? walk->frames[i].type : -1,
-                 i < walk->count ? walk->frames[i].comp_level : -1,
-                 i < walk->count ? (walk->frames[i].sp_null ? "heap " : "stack") : "     ", theirs,
-                 i < walk->jvmti_count ? (int)walk->jvmti[i].location : -2);
-        }
+        /* The failing walks and JVMTI's trace, side by side. */
+        print_trace(env, walk, &walk->queued, "queue");
+        print_trace(env, walk, &walk->direct, "direct");
         fflush(stdout);
         return (*env)->NewStringUTF(env, failure);
       }
       if (printed == 0 && t == threads / 2) {
         /* One walk in full, for the record. */
         Walk* walk = &walks[t * rounds + r];
+        const Trace* trace = &walk->queued;
         printed = 1;
-        printf("thread %d round %d: %d frames, stack in use by the mount %ld bytes (%ld with the carrier's),"
-               " recurse(%d) and below proven frozen:\n", t, r, walk->count, above_carrier(walk), walk->used_now,
-               usable ? proven_frozen_depth(t, walk) : 0);
-        for (int i = 0; i < walk->count; i++) {
+        printf("thread %d round %d, queue walk: %d frames, stack in use by the mount %ld bytes (%ld with the"
+               " carrier's), recurse(%d) and below proven frozen:\n", t, r, trace->count, above_carrier(walk),
+               walk->used_now, usable ? proven_frozen_depth(t, walk) : 0);
+        for (int i = 0; i < trace->count; i++) {
           char ours[128];
-          if (i > 6 && i < walk->count - 10) {
+          if (i > 6 && i < trace->count - 10) {
             if (i == 7) printf("  ...\n");
             continue;
           }
-          name_of(env, ASGST_MethodToJMethodID(walk->frames[i].method), ours, sizeof(ours));
-          printf("  %3d %-60s bci %4d type %d level %2d %s\n", i, ours, walk->frames[i].bci, walk->frames[i].type,
-                 walk->frames[i].comp_level, walk->frames[i].sp_null ? "heap" : "stack");
+          name_of(env, ASGST_MethodToJMethodID(trace->frames[i].method), ours, sizeof(ours));
+          printf("  %3d %-60s bci %4d type %d level %2d %s\n", i, ours, trace->frames[i].bci, trace->frames[i].type,
+                 trace->frames[i].comp_level, trace->frames[i].sp_null ? "heap" : "stack");
         }
         fflush(stdout);
       }
@@ -497,5 +555,5 @@ JNIEXPORT jstring JNICALL Java_AsgstQueueHeapFrames_compare(JNIEnv* env, jclass 
 JNIEXPORT jlongArray JNICALL Java_AsgstQueueHeapFrames_counts(JNIEnv* env, jclass cls) {
   (void)cls;
   counters[14] = refused_in_collections;
-  return asgst_test_long_array(env, counters, 15);
+  return asgst_test_long_array(env, counters, COUNTERS);
 }
