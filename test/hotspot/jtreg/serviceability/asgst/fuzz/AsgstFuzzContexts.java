@@ -39,6 +39,22 @@
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "x86_64" | os.arch == "aarch64")
  * @run main/othervm/native -Xcomp -XX:CompileCommand=quiet -XX:+UseZGC AsgstFuzzContexts 2
  */
+
+/*
+ * @test id=virtual
+ * @summary The same while the sampled thread is the one carrier of four
+ *          virtual threads that freeze and thaw their frames all the time
+ *          (they yield at the bottom of their recursions): contexts land in
+ *          the freeze and thaw stubs, the return barrier and the
+ *          continuations' entries. The virtual threads also walk themselves
+ *          from a native method with ASGST_NOT_IN_SIGNAL_HANDLER and mutated
+ *          frames: walks that enter the VM and read the frames frozen in the
+ *          heap, begun from garbage. Frames from the heap (null sp) must
+ *          come only from those walks and from queue walks, and must come.
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "x86_64" | os.arch == "aarch64")
+ * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=1
+ *      -Djdk.virtualThreadScheduler.maxPoolSize=1 AsgstFuzzContexts 3 virtual
+ */
 public class AsgstFuzzContexts {
     static {
         System.loadLibrary("AsgstFuzzContexts");
@@ -47,6 +63,9 @@ public class AsgstFuzzContexts {
     static native void start(int intervalMicros, long otherStack);
     static native long[] stop();
     static native long stackAddress();
+    // Walks the calling thread rounds times with ASGST_NOT_IN_SIGNAL_HANDLER,
+    // from its true frame and from mutated ones.
+    static native void fuzzFromNative(int rounds);
 
     static volatile Object sink;
 
@@ -62,25 +81,89 @@ public class AsgstFuzzContexts {
         return recurse(depth - 1, x + depth) + 1;
     }
 
+    // As recurse(), with an unmount at the bottom now and then (the frames
+    // below are frozen, and only the top ones thawed when it mounts again),
+    // and walks from a native method after it.
+    static long recurseVirtual(int depth, long x) {
+        if (depth == 0) {
+            long r = x;
+            for (int i = 0; i < 2000; i++) {
+                r = r * 31 + i;
+            }
+            sink = new long[16];
+            if ((x & 3) != 0) {
+                Thread.yield();
+                if ((x & 1) != 0) {
+                    fuzzFromNative(4);
+                }
+            }
+            return r;
+        }
+        return recurseVirtual(depth - 1, x + depth) + 1;
+    }
+
+    static void fuzz(long seconds) {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long x = 0;
+        while (System.nanoTime() < end) {
+            x += recurse((int) (x & 63), x);
+        }
+    }
+
+    static void fuzzVirtual(long seconds, int id) {
+        long end = System.nanoTime() + seconds * 1_000_000_000L;
+        long x = id;
+        while (System.nanoTime() < end) {
+            x += recurseVirtual((int) (x & 63), x) | 1;
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         // make test-stress sets the property to run longer than the fast tier's seconds.
         long seconds = Long.getLong("asgst.fuzz.seconds", Long.parseLong(args[0]));
+        boolean virtual = args.length > 1 && args[1].equals("virtual");
         long otherStack = stackAddress();
-        long[] result = new long[5];
-        Thread worker = new Thread(() -> {
-            start(200, otherStack);
-            long end = System.nanoTime() + seconds * 1_000_000_000L;
-            long x = 0;
-            while (System.nanoTime() < end) {
-                x += recurse((int) (x & 63), x);
+        long[] result = new long[8];
+        if (virtual) {
+            // One carrier (the scheduler's parallelism is 1) runs every
+            // virtual thread: the timer that start() makes for the calling
+            // thread samples it, whichever virtual thread it runs.
+            Thread.ofVirtual().start(() -> start(200, otherStack)).join();
+            Thread[] threads = new Thread[4];
+            for (int i = 0; i < threads.length; i++) {
+                final int id = i;
+                threads[i] = Thread.ofVirtual().start(() -> fuzzVirtual(seconds, id));
             }
-            long[] r = stop();
-            System.arraycopy(r, 0, result, 0, r.length);
-        });
-        worker.start();
-        worker.join();
+            for (Thread t : threads) {
+                t.join();
+            }
+            Thread.ofVirtual().start(() -> System.arraycopy(stop(), 0, result, 0, result.length)).join();
+        } else {
+            Thread worker = new Thread(() -> {
+                start(200, otherStack);
+                fuzz(seconds);
+                long[] r = stop();
+                System.arraycopy(r, 0, result, 0, r.length);
+            });
+            worker.start();
+            worker.join();
+        }
         System.out.println(result[0] + " fuzzed calls, " + result[1] + " walks with frames, " + result[2]
-                           + " frame marks set, " + result[3] + " marks reached, no crash");
+                           + " frame marks set, " + result[3] + " marks reached, " + result[5]
+                           + " frames from the heap in walks from native code, " + result[6]
+                           + " in signal handlers' walks, " + result[7] + " in queue walks, no crash");
+        // A walk in a signal handler never reads the heap (doc/stack-walking.md):
+        // a frame with a null sp there came from nowhere.
+        if (result[6] != 0) {
+            throw new RuntimeException(result[6] + " frames with a null sp in signal handlers' walks");
+        }
+        // The virtual threads walk themselves from fuzzFromNative() right
+        // after some of their unmounts, with the recursion's frames below
+        // frozen; a third of those walks begin at the true frame. If none
+        // read the heap, the walks meant to fuzz that path never reached it.
+        if (virtual && result[5] == 0) {
+            throw new RuntimeException("no walk from native code reached frames in the heap");
+        }
         if (result[0] < 20_000 * seconds) {
             throw new RuntimeException("too few fuzzed calls: " + result[0]);
         }

@@ -25,7 +25,9 @@
  * thread ids and out-of-range arguments. Walks also watch, set and clear
  * frame marks at random (owners, slots and frames), so that marks requested
  * from garbage walks reach the thread's polls, barriers and unwinding. The
- * VM must survive every call.
+ * VM must survive every call. Virtual threads also walk themselves from a
+ * native method with ASGST_NOT_IN_SIGNAL_HANDLER, from their true frame and
+ * from mutated ones: walks that read their frames frozen in the heap.
  */
 
 #include <signal.h>
@@ -46,6 +48,14 @@ static timer_t timer;
 static ASGST_Queue* queue;
 static ASGST_MarkOwner mark_owner;  /* 0 where frame marks do not work */
 static volatile long marks_set, marks_reached;
+/* Frames with a null sp (frames read from the heap), by the kind of walk
+   that reported them: none may come from a signal handler's. A signal
+   handler or a queue's processing may begin inside a walk from native code
+   (the thread's transition into the VM polls): each sets its own kind and
+   restores the one before. */
+enum { FROM_SIGNAL_HANDLER, FROM_NATIVE, FROM_QUEUE, WALK_KINDS };
+static volatile long heap_frames[WALK_KINDS];
+static volatile int walk_kind = FROM_NATIVE;
 static uint64_t seed = 0x9E3779B97F4A7C15ULL;
 
 /* Addresses seen in earlier walks: code, metadata and stack, for mutations. */
@@ -132,6 +142,9 @@ static void consume(ASGST_Iterator* iterator, void* arg) {
   while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
     if (step == 1) {
       remember(&frame);
+      if (frame.sp == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
+        heap_frames[walk_kind]++;
+      }
     }
     n++;
     fuzz_marks(iterator, step);
@@ -209,7 +222,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   const ucontext_t* truth = (const ucontext_t*)ucontext;
   int rounds = 1 + (int)(next_random() % 8);
   int i;
+  int interrupted_kind = walk_kind;
   (void)signo; (void)info;
+  walk_kind = FROM_SIGNAL_HANDLER;
   /* The true context first: it feeds the address pools. */
   ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, consume, NULL);
   for (i = 0; i < rounds; i++) {
@@ -221,11 +236,47 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     ASGST_Enqueue(queue, ucontext, NULL);
   }
   calls += 2;
+  walk_kind = interrupted_kind;
+}
+
+/* From a native method of a virtual thread: walks with
+   ASGST_NOT_IN_SIGNAL_HANDLER, which enter the VM and go on into the frames
+   in the heap, begun at the caller's true frame (the native wrapper's) or a
+   mutated one. */
+JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass cls, jint rounds) {
+  ASGST_CallFrame frames[64];
+  ASGST_CallTrace trace;
+  void** own_fp = (void**)__builtin_frame_address(0);
+  /* x86_64 and aarch64 alike: the saved frame pointer, then the return address. */
+  uintptr_t true_sp = (uintptr_t)(own_fp + 2), true_fp = (uintptr_t)own_fp[0], true_pc = (uintptr_t)own_fp[1];
+  (void)env; (void)cls;
+  walk_kind = FROM_NATIVE;
+  for (int i = 0; i < rounds; i++) {
+    int32_t options = (int32_t)(next_random() & 63) | ASGST_NOT_IN_SIGNAL_HANDLER;
+    uintptr_t sp = true_sp, fp = true_fp, pc = true_pc;
+    switch (next_random() % 3) {
+      case 0: break;
+      case 1: sp = interesting(true_sp); break;
+      default:
+        sp = interesting(true_sp);
+        fp = interesting(true_fp);
+        pc = interesting(true_pc);
+    }
+    ASGST_RunWithIteratorFromFrame((void*)sp, (void*)fp, (void*)pc, options, consume, NULL);
+    ASGST_RunWithIterator(NULL, options, consume, NULL);
+    memset(&trace, 0, sizeof(trace));
+    trace.frames = frames;
+    AsyncGetStackTrace(&trace, (jint)(next_random() % 65), NULL, (uint32_t)options);
+    calls += 3;
+  }
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
+  int interrupted_kind = walk_kind;
   (void)queue_arg; (void)element_arg;
+  walk_kind = FROM_QUEUE;
   consume(iterator, NULL);
+  walk_kind = interrupted_kind;
 }
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
@@ -246,9 +297,10 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
 }
 
 /* Stops; returns {calls, walks of the true context that gave frames, marks
-   set, walks that reached a mark, whether marks work}. */
+   set, walks that reached a mark, whether marks work; frames with a null sp
+   in walks from native code, in signal handlers' walks, in queue walks}. */
 JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
-  jlong r[5];
+  jlong r[8];
   (void)cls;
   timer_delete(timer);
   ASGST_DeregisterQueue(queue);
@@ -260,7 +312,10 @@ JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls
   r[2] = marks_set;
   r[3] = marks_reached;
   r[4] = mark_owner != 0;
-  return asgst_test_long_array(env, r, 5);
+  r[5] = heap_frames[FROM_NATIVE];
+  r[6] = heap_frames[FROM_SIGNAL_HANDLER];
+  r[7] = heap_frames[FROM_QUEUE];
+  return asgst_test_long_array(env, r, 8);
 }
 
 /* An address on the calling thread's stack, for the other thread's mutations. */
