@@ -47,9 +47,12 @@ static CodeBlob* blob_of(address pc, AsgstSeenLast* seen) {
 // The checks of frame::safe_for_sender (frame_x86.cpp) on f itself, for an
 // interpreted frame or a compiled Java method's.
 static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool interpreted) {
+  if (f.is_heap_frame()) {
+    return false;  // its sp and fp are offsets in a stack chunk
+  }
   address sp = (address)f.sp();
   address fp = (address)f.fp();
-  if (f.is_heap_frame() || !thread->is_in_usable_stack(sp) ||
+  if (!thread->is_in_usable_stack(sp) ||
       !thread->is_in_stack_range_incl((address)f.unextended_sp(), sp - Interpreter::stackElementSize)) {
     return false;
   }

@@ -520,10 +520,10 @@ bool AsgstStackWalker::step_java() {
   JavaThread* thread = JavaThread::cast(_thread);
   // Only a thread that runs a continuation has its entries and barriers.
   bool in_continuation = thread->last_continuation() != nullptr;
-  if (!_walkable) {
+  if (!_walkable && !f.is_heap_frame()) {
     // The kinds of frames that most steps meet (no call stub, upcall stub or
     // continuation entry among them), taken with fewer lookups; the caller
-    // replaces f in place.
+    // replaces f in place. (A frame in the heap has no address on the stack.)
     intptr_t* callee_sp = f.sp();
     bool caller_checked;
     if (AsgstSenderStep::java_caller(thread, f, &_seen, &_pos.java, &caller_checked)) {
