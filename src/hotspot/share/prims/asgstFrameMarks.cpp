@@ -114,9 +114,12 @@ int AsgstFrameMarks::request(JavaThread* thread, int owner, int slot, uint64_t c
   if (index < 0) {
     return ASGST_INVALID_ARGUMENT;
   }
-  uintptr_t key = (uintptr_t)f.real_fp();
-  if (!is_markable(f, is_top, callee_is_java) || !is_aligned(key, wordSize) ||
-      !thread->is_in_usable_stack((address)key) || AsgstFrameEdges::return_barrier_below(key) == 0) {
+  if (!is_markable(f, is_top, callee_is_java)) {
+    return ASGST_MARK_REFUSED;
+  }
+  uintptr_t key = (uintptr_t)f.real_fp();  // not before: a frame in the heap has none
+  if (!is_aligned(key, wordSize) || !thread->is_in_usable_stack((address)key) ||
+      AsgstFrameEdges::return_barrier_below(key) == 0) {
     return ASGST_MARK_REFUSED;
   }
   AsgstThreadFrameMarks& marks = marks_of(thread);
