@@ -52,6 +52,23 @@ bool AsgstStackWalker::is_generated_code(address pc) {
   return CodeCache::contains((void*)pc);
 }
 
+// Only pcs in a code blob's code. At an nmethod's deoptimization handler, the
+// frame is taken for a deoptimized one and its original pc read at sp
+// (asserted to lie in the method's code): that pc must be there. (A native
+// wrapper's handlers "begin" at its header, which is no code.)
+bool AsgstStackWalker::is_frame_pc(intptr_t* sp, address pc) {
+  CodeBlob* cb = CodeCache::find_blob(pc);
+  if (cb == nullptr || !cb->code_contains(pc)) {
+    return false;
+  }
+  nmethod* nm = cb->as_nmethod_or_null();
+  if (nm == nullptr || !nm->is_deopt_pc(pc)) {
+    return true;
+  }
+  address original = (address)SafeFetchN((intptr_t*)((address)sp + nm->orig_pc_offset()), 0);
+  return nm->insts_contains_inclusive(original);
+}
+
 // Fills in a frame as the iterator reports it: the one place that does.
 static void fill_frame(ASGST_Frame* out, uint8_t type, int comp_level, int bci, Method* method,
                        const AsgstNativeFrame& registers) {
@@ -146,9 +163,9 @@ bool AsgstStackWalker::java_frame_from_anchor(intptr_t* sp, intptr_t* fp, addres
   }
   if (pc == nullptr) {
     pc = (address)SafeFetchN(sp - 1, 0);
-    if (pc == nullptr) {
-      return false;
-    }
+  }
+  if (pc == nullptr || !is_frame_pc(sp, pc)) {
+    return false;
   }
   *result = frame(sp, fp, pc);
   return true;

@@ -103,6 +103,9 @@ class AsgstStackWalker : public StackObj {
   // Whether pc lies in code that HotSpot generated: the interpreter, compiled
   // methods and stubs.
   static bool is_generated_code(address pc);
+  // Whether HotSpot's frame(sp, fp, pc) may be made for a pc that is not
+  // known to be a frame's.
+  static bool is_frame_pc(intptr_t* sp, address pc);
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
   // Most scopes of one compiled frame kept decoded (C2 inlines 15 levels deep by default).

@@ -361,6 +361,9 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
 
 // The frame of generated code at f, if the sender check takes it.
 bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
+  if (!is_frame_pc(f.sp, f.pc)) {
+    return false;
+  }
   frame candidate(f.sp, f.fp, f.pc);
   if (!candidate.safe_for_sender(thread)) {
     // Compiled code may use the frame pointer register for anything.
