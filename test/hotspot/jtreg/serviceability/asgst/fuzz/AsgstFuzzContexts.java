@@ -69,14 +69,19 @@ public class AsgstFuzzContexts {
 
     static volatile Object sink;
 
+    // Computes and allocates: the work at the bottom of a recursion.
+    static long work(long x) {
+        long r = x;
+        for (int i = 0; i < 2000; i++) {
+            r = r * 31 + i;
+        }
+        sink = new long[16];
+        return r;
+    }
+
     static long recurse(int depth, long x) {
         if (depth == 0) {
-            long r = x;
-            for (int i = 0; i < 2000; i++) {
-                r = r * 31 + i;
-            }
-            sink = new long[16];
-            return r;
+            return work(x);
         }
         return recurse(depth - 1, x + depth) + 1;
     }
@@ -86,11 +91,7 @@ public class AsgstFuzzContexts {
     // and walks from a native method after it.
     static long recurseVirtual(int depth, long x) {
         if (depth == 0) {
-            long r = x;
-            for (int i = 0; i < 2000; i++) {
-                r = r * 31 + i;
-            }
-            sink = new long[16];
+            long r = work(x);
             if ((x & 3) != 0) {
                 Thread.yield();
                 if ((x & 1) != 0) {

@@ -25,7 +25,9 @@
  *                of the thread itself, reduced to traced methods, must equal
  *                the trace stack;
  *   safepoint:   at the same moment, an ASGST walk of the thread must equal
- *                GetStackTrace in every Java frame, method and bci;
+ *                GetStackTrace in every Java frame, method and bci (with
+ *                ASGST_NOT_IN_SIGNAL_HANDLER, so a virtual thread's walk goes
+ *                on into its frames frozen in the heap, as GetStackTrace's);
  *   signal, thread, queue: asynchronous ASGST walks, reduced to traced
  *                methods, against the trace stack of that moment: walked in
  *                the signal handler, walked from a sampler thread while the
@@ -54,10 +56,11 @@
  * lazily thawed older frames of a remounted virtual thread) is compared with
  * the top of the trace stack ("partial"), and counted apart ("ended in
  * heap"): the signal and thread layers may not read the heap, but a queue
- * walk reads those frames (null sp and fp, below the frames on the stack)
- * down to Continuation.enter, and AsgstOracle bounds how many of its walks
- * end there. The traced frames from the heap in walks found equal are
- * counted too ("heap frames"), and the walks that had them.
+ * walk and a safepoint-layer walk read those frames (null sp and fp, below
+ * the frames on the stack) down to Continuation.enter, and AsgstOracle
+ * bounds how many of their walks end there. The traced frames from the heap
+ * in walks found equal are counted too ("heap frames"), and the walks that
+ * had them.
  */
 
 #define _GNU_SOURCE  /* dladdr */
@@ -879,6 +882,10 @@ typedef struct {
   int end;
 } AllFrames;
 
+/* Iterator handler of the safepoint layer's walk, which runs in the VM when
+   the walk reads frames from the heap (ASGST_NOT_IN_SIGNAL_HANDLER): it
+   calls no JNI or JVMTI function, only copies the Java frames; they are
+   judged after the walk. */
 static void collect_all(ASGST_Iterator* iterator, void* arg) {
   AllFrames* all = (AllFrames*)arg;
   ASGST_Frame frame;
@@ -897,7 +904,8 @@ static void check_synchronously(Trace* trace) {
   static __thread AllFrames all;
   static __thread int ids[MAX_WALK];
   jint count = 0;
-  int i, traced = 0, equal, partial;
+  int i, traced = 0, equal, partial, in_heap = 0, heap_frames = 0;
+  const char* misplaced_heap_frame = NULL;
   if ((*jvmti)->GetStackTrace(jvmti, NULL, 0, MAX_WALK, frames, &count) != JVMTI_ERROR_NONE) {
     add(&counters[JVMTI][INCOMPLETE], 1);
     return;
@@ -914,9 +922,15 @@ static void check_synchronously(Trace* trace) {
   } else {
     add(&counters[JVMTI][TOO_DEEP], 1);
   }
-  /* ASGST from here against GetStackTrace: every Java frame, method and bci
-     (if the walk ended at frames in the heap, the top frames it showed). */
-  if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, 0, collect_all, &all) < 0) {
+  /* ASGST from here against GetStackTrace: every Java frame, method and bci.
+     The thread walks itself from its native method, in no signal handler:
+     with ASGST_NOT_IN_SIGNAL_HANDLER the walk of a virtual thread enters the
+     VM (where it may lock and allocate) and goes on into its frames frozen
+     in the heap (null sp and fp) down to Continuation.enter, as GetStackTrace
+     does. If it ended at frames in the heap even so, the top frames it showed
+     are compared (partial). */
+  if (ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), NULL, ASGST_NOT_IN_SIGNAL_HANDLER, collect_all,
+                                    &all) < 0) {
     add(&counters[SAFEPOINT][INCOMPLETE], 1);
     return;
   }
@@ -937,13 +951,32 @@ static void check_synchronously(Trace* trace) {
   if (partial) {
     add(&counters[SAFEPOINT][PARTIAL], 1);
   }
-  equal = partial ? all.count <= count : all.count == count;
+  /* Frames from the heap (null sp) as in queue walks (walk_traced): in one
+     block below every frame on the stack, never the top frame, with a null
+     fp; the traced ones among them are counted in walks found equal. */
+  for (i = 0; misplaced_heap_frame == NULL && i < all.count; i++) {
+    if (all.frames[i].sp == NULL) {
+      misplaced_heap_frame = i == 0 ? "the top frame from the heap (null sp)"
+                             : all.frames[i].fp != NULL ? "a frame with null sp, but an fp" : NULL;
+      in_heap = 1;
+      if (id_of(all.frames[i].method) >= 0) {
+        heap_frames++;
+      }
+    } else if (in_heap) {
+      misplaced_heap_frame = "a frame on the stack below a frame from the heap (null sp)";
+    }
+  }
+  equal = misplaced_heap_frame == NULL && (partial ? all.count <= count : all.count == count);
   for (i = 0; equal && i < all.count; i++) {
     ASGST_Method method = ASGST_JMethodIDToMethod(frames[i].method);
     equal = all.frames[i].method == method && all.frames[i].bci == (int)frames[i].location;
   }
   if (equal) {
     add(&counters[SAFEPOINT][EQUAL], 1);
+    if (heap_frames > 0) {
+      add(&counters[SAFEPOINT][HEAP_FRAMES], heap_frames);
+      add(&counters[SAFEPOINT][HEAP_WALKS], 1);
+    }
   } else {
     int asgst_ids[64], jvmti_ids[64], n, m;
     for (n = 0; n < all.count && n < 64; n++) {
@@ -962,7 +995,32 @@ static void check_synchronously(Trace* trace) {
       jvmti_ids[i] = jvmti_ids[m - 1 - i];
       jvmti_ids[m - 1 - i] = t;
     }
-    record_mismatch(SAFEPOINT, asgst_ids, n, jvmti_ids, m, NULL);
+    /* The walk's length and end, where its frames from the heap begin, and
+       its frames (marked "heap" or not) from just above the first that
+       differs from GetStackTrace (all indexes top first). */
+    {
+      char detail[1024];
+      size_t used;
+      int first_heap = -1, differs = 0;
+      for (i = 0; first_heap < 0 && i < all.count; i++) {
+        first_heap = all.frames[i].sp == NULL ? i : -1;
+      }
+      while (differs < all.count && differs < count &&
+             all.frames[differs].method == ASGST_JMethodIDToMethod(frames[differs].method) &&
+             all.frames[differs].bci == (int)frames[differs].location) {
+        differs++;
+      }
+      used = (size_t)snprintf(detail, sizeof(detail), "%s%sASGST %d Java frames, end %d, first from the heap %d; "
+                              "GetStackTrace %d; first difference %d; ASGST from %d:",
+                              misplaced_heap_frame != NULL ? misplaced_heap_frame : "",
+                              misplaced_heap_frame != NULL ? "; " : "", all.count, all.end, first_heap, (int)count,
+                              differs, differs >= 2 ? differs - 2 : 0);
+      for (i = differs >= 2 ? differs - 2 : 0; i < all.count && i < differs + 6 && used + 8 < sizeof(detail); i++) {
+        used += (size_t)snprintf(detail + used, sizeof(detail) - used, " %s", all.frames[i].sp == NULL ? "heap:" : "");
+        asgst_test_describe_frame(detail, sizeof(detail), &used, &all.frames[i]);
+      }
+      record_mismatch(SAFEPOINT, asgst_ids, n, jvmti_ids, m, detail);
+    }
   }
 }
 

@@ -23,7 +23,9 @@
  * when a thread calls malloc, free, a mutex, dlopen and the like while it is
  * inside a signal-safe ASGST function that it called from a signal handler, or
  * inside ASGST_RunWithIteratorOfThread (whose walked thread may be halted
- * holding the very lock). The user's own callbacks are not checked: while the
+ * holding the very lock), unless that walks the calling thread itself with
+ * ASGST_NOT_IN_SIGNAL_HANDLER outside a handler (a walk that may enter the VM,
+ * as a JNI function does). The user's own callbacks are not checked: while the
  * walk calls one, the thread counts as outside ASGST. With
  * ASGST_SIGNAL_SAFETY_HANDLERS=1 in the environment, the profiler's own code
  * in its signal handlers is checked too (the sample profiler's check runs so).
@@ -53,6 +55,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "jni.h"
@@ -327,9 +330,11 @@ EXPORT void* dlopen(const char* file, int mode) {
   return handle;
 }
 
-/* Whether the current call counts: made in a signal handler, or a walk of a halted thread. */
-static inline bool checked_call(const char* name) {
-  return handler_depth > 0 || strcmp(name, "ASGST_RunWithIteratorOfThread") == 0;
+/* Whether the current call counts: made in a signal handler, or a walk of a
+   halted thread; own_walk_in_vm: a walk of the calling thread that may enter
+   the VM (ASGST_NOT_IN_SIGNAL_HANDLER). */
+static inline bool checked_call(const char* name, bool own_walk_in_vm) {
+  return handler_depth > 0 || (strcmp(name, "ASGST_RunWithIteratorOfThread") == 0 && !own_walk_in_vm);
 }
 
 static void missing(const char* name) {
@@ -356,8 +361,9 @@ static void call_user(ASGST_Iterator* iterator, void* arg) {
 }
 
 /* Wraps a call of libjvm's function: the check is on while it runs. */
-#define ENTER(name)                                                             \
-  bool counted = checked_call(#name);                                           \
+#define ENTER(name) ENTER_WALK(name, false)
+#define ENTER_WALK(name, own_walk_in_vm)                                        \
+  bool counted = checked_call(#name, own_walk_in_vm);                           \
   const char* saved_call = asgst_call;                                          \
   if (jvm_##name == NULL) {                                                     \
     missing(#name);                                                             \
@@ -413,24 +419,25 @@ DEFINE_VOID_WRAPPER(ASGST_ResizeQueue, (ASGST_Queue* queue, int size), (queue, s
 DEFINE_WRAPPER(ASGST_QueueSizeInfo, ASGST_GetQueueSizeInfo, (ASGST_Queue* queue), (queue))
 
 /* The walks: the user's callback (null stays null) runs unchecked. */
-#define DEFINE_WALK(name, params, pass_args)                        \
+#define DEFINE_WALK(name, params, pass_args, own_walk_in_vm)        \
   EXPORT int name params {                                          \
     UserCallback callback = { fun, arg };                           \
     ASGST_IteratorHandler wrapped = fun != NULL ? call_user : NULL; \
-    ENTER(name)                                                     \
+    ENTER_WALK(name, own_walk_in_vm)                                \
     int result = jvm_##name pass_args;                              \
     LEAVE()                                                         \
     return result;                                                  \
   }
 
 DEFINE_WALK(ASGST_RunWithIterator, (void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg),
-            (ucontext, options, wrapped, &callback))
+            (ucontext, options, wrapped, &callback), false)
 DEFINE_WALK(ASGST_RunWithIteratorFromFrame,
             (void* sp, void* fp, void* pc, int options, ASGST_IteratorHandler fun, void* arg),
-            (sp, fp, pc, options, wrapped, &callback))
+            (sp, fp, pc, options, wrapped, &callback), false)
 DEFINE_WALK(ASGST_RunWithIteratorOfThread,
             (jlong tid, void* ucontext, int32_t options, ASGST_IteratorHandler fun, void* arg),
-            (tid, ucontext, options, wrapped, &callback))
+            (tid, ucontext, options, wrapped, &callback),
+            (options & ASGST_NOT_IN_SIGNAL_HANDLER) != 0 && tid == (jlong)syscall(SYS_gettid))
 
 /* Signal handlers ------------------------------------------------------------- */
 
