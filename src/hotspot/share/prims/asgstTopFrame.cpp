@@ -281,7 +281,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (is_generated_code(context.pc) && caller_of_incomplete_frame(context, &frame_caller)) {
     // A frame made from sp would read its caller from the wrong place.
     if (!is_generated_code(frame_caller.pc) || !thread->is_in_usable_stack((address)frame_caller.sp) ||
-        !generated_frame_at(thread, frame_caller, top)) {
+        !is_frame_pc(frame_caller.sp, frame_caller.pc) || !generated_frame_at(thread, frame_caller, top)) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     return 1;
@@ -309,7 +309,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (along_chain && AsgstThawStubs::contain(f.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
-  if (!along_chain || !generated_frame_at(thread, f, top)) {
+  if (!along_chain || !is_frame_pc(f.sp, f.pc) || !generated_frame_at(thread, f, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   if (Interpreter::contains(context.pc) && top->is_interpreted_frame()) {
@@ -359,11 +359,9 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
   }
 }
 
-// The frame of generated code at f, if the sender check takes it.
+// The frame of generated code at f, if the sender check takes it. f.pc must
+// pass is_frame_pc (the callers check it, once for the many sps they try).
 bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
-  if (!is_frame_pc(f.sp, f.pc)) {
-    return false;
-  }
   frame candidate(f.sp, f.fp, f.pc);
   if (!candidate.safe_for_sender(thread)) {
     // Compiled code may use the frame pointer register for anything.
@@ -434,7 +432,11 @@ bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const
                              Continuation::is_cont_barrier_frame(current)))) {
       return false;
     }
-    current = current.sender(&_map);
+    frame sender = current.sender(&_map);
+    if (sender.sp() <= current.sp()) {
+      return false;  // no way up: garbage
+    }
+    current = sender;
   }
   return false;
 }
