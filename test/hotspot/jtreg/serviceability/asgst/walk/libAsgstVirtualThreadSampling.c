@@ -28,12 +28,14 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "jni.h"
+#include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
 
@@ -55,9 +57,53 @@ static pthread_mutex_t carriers_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sampling;
 static volatile int wrong_recorded;
 static char wrong_walk[2048];
+/* The code the VM generated (JVMTI DynamicCodeGenerated), to name the stubs
+   of a wrong walk; the first MAX_STUBS pieces. */
+#define MAX_STUBS 2048
+typedef struct {
+  const char* name;
+  const char* begin;
+  const char* end;
+} Stub;
+static Stub stubs[MAX_STUBS];
+static volatile int stub_count;
+static pthread_mutex_t stubs_lock = PTHREAD_MUTEX_INITIALIZER;
 /* The first wrong walk's frames, named outside the handler. */
 static ASGST_Frame wrong_frames[24];
 static int wrong_frame_count;
+
+static void JNICALL on_code_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
+  (void)env;
+  pthread_mutex_lock(&stubs_lock);
+  if (stub_count < MAX_STUBS) {
+    Stub* stub = &stubs[stub_count];
+    stub->name = strdup(name);
+    stub->begin = (const char*)address;
+    stub->end = (const char*)address + length;
+    __atomic_store_n(&stub_count, stub_count + 1, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&stubs_lock);
+}
+
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiEnv* jvmti;
+  (void)reserved;
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR) {
+    return JNI_ERR;
+  }
+  return asgst_test_watch_generated_code(jvmti, on_code_generated) == 0 ? JNI_VERSION_1_8 : JNI_ERR;
+}
+
+/* The generated code that holds pc, by JVMTI's name, or null. */
+static const char* stub_name(const void* pc) {
+  int count = __atomic_load_n(&stub_count, __ATOMIC_ACQUIRE);
+  for (int i = 0; i < count; i++) {
+    if ((const char*)pc >= stubs[i].begin && (const char*)pc < stubs[i].end) {
+      return stubs[i].name;
+    }
+  }
+  return NULL;
+}
 
 static void add(int counter) {
   __atomic_fetch_add(&counts[counter], 1, __ATOMIC_RELAXED);
@@ -218,7 +264,8 @@ JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv
 }
 
 /* The first wrong walk, with each frame's pc, sp and fp (non-Java frames
-   named by dladdr), or null. */
+   named by dladdr, as library+offset where it knows no symbol, or as the
+   generated code that JVMTI named), or null. */
 JNIEXPORT jstring JNICALL Java_AsgstVirtualThreadSampling_firstWrongWalk(JNIEnv* env, jclass cls) {
   static char text[8192];
   size_t used;
@@ -231,10 +278,19 @@ JNIEXPORT jstring JNICALL Java_AsgstVirtualThreadSampling_firstWrongWalk(JNIEnv*
   for (i = 0; i < wrong_frame_count && used + 200 < sizeof(text); i++) {
     const ASGST_Frame* f = &wrong_frames[i];
     Dl_info info;
-    const char* symbol = f->method == NULL && f->pc != NULL && dladdr(f->pc, &info) && info.dli_sname != NULL
-                             ? info.dli_sname : "";
+    char where[160] = "";
+    if (f->method == NULL && f->pc != NULL && dladdr(f->pc, &info) && info.dli_fname != NULL) {
+      const char* library = strrchr(info.dli_fname, '/') != NULL ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
+      if (info.dli_sname != NULL) {
+        snprintf(where, sizeof(where), "%s (%s)", info.dli_sname, library);
+      } else {
+        snprintf(where, sizeof(where), "%s+0x%lx", library, (unsigned long)((char*)f->pc - (char*)info.dli_fbase));
+      }
+    } else if (f->method == NULL && f->pc != NULL && stub_name(f->pc) != NULL) {
+      snprintf(where, sizeof(where), "generated: %s", stub_name(f->pc));
+    }
     used += (size_t)snprintf(text + used, sizeof(text) - used, "\n  frame %d: type %d pc %p sp %p fp %p %s", i,
-                             f->type, f->pc, f->sp, f->fp, symbol);
+                             f->type, f->pc, f->sp, f->fp, where);
   }
   return (*env)->NewStringUTF(env, text);
 }
