@@ -26,7 +26,9 @@
  *          ASGST_INCLUDE_CARRIER_FRAMES never shows a carrier frame, and a walk
  *          with it never reaches the carrier without the continuation's entry.
  *          Regression test for walks from the thaw stubs, which move sp to the
- *          continuation's entry.
+ *          continuation's entry. Not entered: Continuation.run while its call
+ *          of enterSpecial is being resolved (the static call resolve stub
+ *          above it), where the thread is its carrier.
  * @comment C1 only: a compiled Continuation.run made not entrant by a later
  *          tier is deoptimized when enterSpecial returns to it, after the
  *          continuation's entry is unlinked; walks then begin in the

@@ -50,6 +50,8 @@ static int enter_special_calls[MAX_CALLS];
 static int enter_special_call_count;
 static char* enter_special_begin;  /* enterSpecial's code */
 static char* enter_special_end;
+static const char* resolve_begin;  /* the stub that resolves a static call (JVMTI's name) */
+static const char* resolve_end;
 static pid_t carriers[MAX_CARRIERS];
 static timer_t timers[MAX_CARRIERS];
 static int carrier_count;
@@ -132,6 +134,13 @@ static int is_between_continuations(const ASGST_Frame* top) {
   return ((char*)top->pc >= enter_special_begin && (char*)top->pc < enter_special_end) || top->method == do_yield;
 }
 
+/* A frame of the stub that resolves a static call: above Continuation.run
+   at a call of enterSpecial, that call is being resolved and enterSpecial
+   has not run: the thread is its carrier. */
+static int is_resolving_call(const ASGST_Frame* frame) {
+  return frame->method == NULL && (const char*)frame->pc >= resolve_begin && (const char*)frame->pc < resolve_end;
+}
+
 static void check_walk(ASGST_Iterator* iterator, void* arg) {
   int options = ((WalkArg*)arg)->options;
   ASGST_Frame frame;
@@ -151,6 +160,8 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
       continue;
     }
     if (index == 1 && is_between_continuations(&seen[0])) {
+      done = 1;
+    } else if (is_entered_run(&frame) && index <= 24 && is_resolving_call(&seen[index - 1])) {
       done = 1;
     } else if (is_entered_run(&frame) || (saw_entry && frame.method == continuation_run)) {
       /* The carrier's frame below an entered continuation. */
@@ -222,6 +233,13 @@ JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_setEnterSpecial(JNIEnv* e
   enter_special_end = (char*)(intptr_t)code_end;
   enter_special_call_count = n < MAX_CALLS ? n : MAX_CALLS;
   (*env)->GetIntArrayRegion(env, bcis, 0, enter_special_call_count, enter_special_calls);
+  /* Generated at startup, so known by now. */
+  for (int i = 0; i < __atomic_load_n(&stub_count, __ATOMIC_ACQUIRE); i++) {
+    if (strstr(stubs[i].name, "resolve_static_call") != NULL) {
+      resolve_begin = stubs[i].begin;
+      resolve_end = stubs[i].end;
+    }
+  }
 }
 
 JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_sampleThisCarrier(JNIEnv* env, jclass cls, jint interval) {
