@@ -98,8 +98,9 @@ public class AsgstVirtualThreadSampling {
         }
         long[] r = stopSampling();
         System.out.printf("%d walks: %d complete, %d ended at frames in the heap, %d other errors; " +
-                          "%d with deep(); %d showed carrier frames unasked, %d reached the carrier past the entry%n",
-                          r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
+                          "%d with deep(); %d showed carrier frames unasked, %d reached the carrier past the entry;" +
+                          " %d in Continuation.run resolving its call of enterSpecial%n",
+                          r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7]);
         String wrong = firstWrongWalk();
         if (wrong != null) {
             System.out.println("first wrong walk: " + wrong);

@@ -42,7 +42,7 @@
 #define MAX_CARRIERS 64
 #define MAX_CALLS 8
 
-enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, COUNTS };
+enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, RESOLVING, COUNTS };
 static volatile long counts[COUNTS];
 
 static ASGST_Method deep_method, continuation_run, continuation_enter, do_yield;
@@ -162,6 +162,7 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
     if (index == 1 && is_between_continuations(&seen[0])) {
       done = 1;
     } else if (is_entered_run(&frame) && index <= 24 && is_resolving_call(&seen[index - 1])) {
+      add(RESOLVING);
       done = 1;
     } else if (is_entered_run(&frame) || (saw_entry && frame.method == continuation_run)) {
       /* The carrier's frame below an entered continuation. */
