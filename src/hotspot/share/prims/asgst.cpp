@@ -35,7 +35,6 @@
 #include "profile.h"
 #include "runtime/frame.inline.hpp"
 #include "runtime/handles.inline.hpp"
-#include "runtime/interfaceSupport.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/jniHandles.inline.hpp"
 #include "runtime/safefetch.hpp"
@@ -76,11 +75,12 @@ template <typename Walk>
 static auto with_walker(Thread* thread, int options, Walk walk) {
   if (walks_from_native_into_heap(thread, options)) {
     JavaThread* java_thread = JavaThread::cast(thread);
-    ThreadInVMfromNative in_vm(java_thread);
-    HandleMark hm(java_thread);
-    return Asgst::walking([&]() {
-      AsgstStackWalker walker(java_thread, options, AsgstStackWalker::InVM());
-      return walk(walker);
+    return Asgst::in_vm(java_thread, [&]() {
+      HandleMark hm(java_thread);
+      return Asgst::walking([&]() {
+        AsgstStackWalker walker(java_thread, options, AsgstStackWalker::InVM());
+        return walk(walker);
+      });
     });
   }
   return Asgst::walking([&]() {
