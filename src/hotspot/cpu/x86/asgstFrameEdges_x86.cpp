@@ -327,6 +327,16 @@ bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNative
   return true;
 }
 
+// A C function's prologue pushes rbp below the return address and points
+// rbp at it, as HotSpot's own frames do.
+bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, intptr_t** saved_fp,
+                                     intptr_t** caller_sp) {
+  *return_address = fp + frame::return_addr_offset;
+  *saved_fp = fp + frame::link_offset;
+  *caller_sp = fp + frame::sender_sp_offset;
+  return true;
+}
+
 // A call pushes its return address.
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return true;

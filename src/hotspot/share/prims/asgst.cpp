@@ -26,6 +26,7 @@
 #include "prims/asgst.inline.hpp"
 #include "prims/asgstCallTrace.hpp"
 #include "prims/asgstClassUnloading.hpp"
+#include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstQueue.hpp"
@@ -47,12 +48,18 @@ static AsgstStackWalker* walker_of(ASGST_Iterator* iterator) {
 
 // Where the caller of an exported function stands, from that function's own
 // frame pointer: the top of the stack when a thread walks itself without a
-// context.
+// context. None (all null) on a CPU whose frame records AsgstFrameEdges does
+// not know: the walk then begins at the thread's last Java frame.
 static AsgstNativeFrame caller_frame(void* own_fp) {
-  intptr_t* fp = (intptr_t*)own_fp;
-  AsgstNativeFrame caller = { (address)fp[frame::return_addr_offset],
-                              fp + frame::sender_sp_offset,
-                              (intptr_t*)fp[frame::link_offset] };
+  intptr_t* return_address;
+  intptr_t* saved_fp;
+  intptr_t* caller_sp;
+  AsgstNativeFrame caller = { nullptr, nullptr, nullptr };
+  if (AsgstFrameEdges::c_frame_record((intptr_t*)own_fp, &return_address, &saved_fp, &caller_sp)) {
+    caller.pc = (address)*return_address;
+    caller.sp = caller_sp;
+    caller.fp = (intptr_t*)*saved_fp;
+  }
   return caller;
 }
 

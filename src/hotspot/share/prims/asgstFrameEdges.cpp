@@ -38,6 +38,11 @@ bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNative
   return false;
 }
 
+bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, intptr_t** saved_fp,
+                                     intptr_t** caller_sp) {
+  return false;
+}
+
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return false;
 }

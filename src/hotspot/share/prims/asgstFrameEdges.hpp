@@ -81,6 +81,14 @@ class AsgstFrameEdges : AllStatic {
   // instruction at pc with SafeFetch. False where it has a frame.
   static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller);
 
+  // Where the frame record that a C/C++ function's frame pointer fp names
+  // keeps the caller's return address and frame pointer, and where the
+  // caller's sp begins (HotSpot is compiled with frame pointers on every
+  // CPU, but each lays its records out in its own way). Only addresses are
+  // computed; the caller reads them. False where the layout is not known.
+  static bool c_frame_record(intptr_t* fp, intptr_t** return_address, intptr_t** saved_fp,
+                             intptr_t** caller_sp);
+
   // Whether a call leaves the return address at the callee's sp, where a
   // walk may look for a compiled caller of code that has no frame.
   static bool return_address_at_callee_sp();

@@ -18,7 +18,7 @@
  */
 
 #include "code/nmethod.hpp"
-#include "oops/method.hpp"
+#include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
 #include "runtime/atomic.hpp"

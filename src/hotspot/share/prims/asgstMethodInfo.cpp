@@ -19,6 +19,7 @@
 
 #include "jvm_constants.h"
 #include "memory/metaspace.hpp"
+#include "oops/annotations.hpp"
 #include "oops/constantPool.hpp"
 #include "oops/constMethod.hpp"
 #include "oops/instanceKlass.hpp"

@@ -43,8 +43,11 @@ static void caller_of(const frame& f, AsgstRecordedFrame* recorded) {
   recorded->caller_sp = f.is_interpreted_frame()
                             ? (intptr_t*)SafeFetchN(f.fp() + frame::interpreter_frame_sender_sp_offset, 0)
                             : sender_sp;
-  recorded->return_pc = sender_sp == nullptr ? nullptr : (address)SafeFetchN(sender_sp - 1, 0);
-  recorded->caller_fp = sender_sp == nullptr ? nullptr : (intptr_t*)SafeFetchN(sender_sp - frame::sender_sp_offset, 0);
+  // The return address and saved frame pointer lie just below the caller's sp.
+  recorded->return_pc = sender_sp == nullptr ? nullptr
+                            : (address)SafeFetchN(sender_sp + (frame::return_addr_offset - frame::sender_sp_offset), 0);
+  recorded->caller_fp = sender_sp == nullptr ? nullptr
+                            : (intptr_t*)SafeFetchN(sender_sp + (frame::link_offset - frame::sender_sp_offset), 0);
   recorded->caller_bcp = nullptr;
   if (recorded->caller_fp != nullptr && Interpreter::contains(recorded->return_pc)) {
     // The interpreter saves the bcp of the invoke in the caller's frame.

@@ -26,7 +26,7 @@
 #include "code/nmethod.inline.hpp"
 #include "code/pcDesc.hpp"
 #include "interpreter/interpreter.hpp"
-#include "oops/method.hpp"
+#include "oops/method.inline.hpp"
 #include "oops/stackChunkOop.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
@@ -133,23 +133,28 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
 }
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
-// Fails where the chain leaves the stack or does not move up.
+// Fails where the chain leaves the stack or does not move up, and on CPUs
+// whose frame records AsgstFrameEdges does not know.
 bool AsgstStackWalker::native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
   intptr_t* fp = f.fp;
-  if (fp == nullptr || !is_aligned(fp, wordSize) || fp < f.sp) {
+  intptr_t* return_address;
+  intptr_t* saved_fp;
+  intptr_t* sender_sp;
+  if (fp == nullptr || !is_aligned(fp, wordSize) || fp < f.sp ||
+      !AsgstFrameEdges::c_frame_record(fp, &return_address, &saved_fp, &sender_sp)) {
     return false;
   }
-  intptr_t* sender_sp = fp + frame::sender_sp_offset;
-  if (!_thread->is_in_full_stack((address)fp) || !_thread->is_in_full_stack((address)(sender_sp - 1))) {
+  if (sender_sp <= f.sp || !_thread->is_in_full_stack((address)return_address) ||
+      !_thread->is_in_full_stack((address)saved_fp) || !_thread->is_in_full_stack((address)(sender_sp - 1))) {
     return false;
   }
-  address pc = (address)SafeFetchN(fp + frame::return_addr_offset, 0);
+  address pc = (address)SafeFetchN(return_address, 0);
   if (pc == nullptr) {
     return false;
   }
   caller->pc = pc;
   caller->sp = sender_sp;
-  caller->fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
+  caller->fp = (intptr_t*)SafeFetchN(saved_fp, 0);
   return true;
 }
 
@@ -730,9 +735,10 @@ bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, bool at_an
 // tells where the Java frames of that C code's caller are. With native frames
 // the C frames in between come first, along the frame pointer chain.
 bool AsgstStackWalker::step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor) {
-  intptr_t* sp = (intptr_t*)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_sp_offset())), 0);
-  intptr_t* fp = (intptr_t*)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_fp_offset())), 0);
-  address pc = (address)SafeFetchN((intptr_t*)((address)anchor + in_bytes(JavaFrameAnchor::last_Java_pc_offset())), 0);
+  // The callers found the anchor within the usable stack: it can be read.
+  intptr_t* sp = anchor->last_Java_sp();
+  intptr_t* fp = anchor->last_Java_fp();
+  address pc = anchor->last_Java_pc();
   AsgstNativeFrame c_caller;
   bool has_c_caller = includes_native_frames() && native_caller(native_frame_of(boundary), &c_caller) &&
                       !is_generated_code(c_caller.pc);

@@ -27,10 +27,11 @@
 #include "runtime/frame.hpp"
 #include "runtime/registerMap.hpp"
 
+class CodeBlob;
+class JavaFrameAnchor;
 class JavaThread;
 class Method;
 class Thread;
-class CodeBlob;
 class nmethod;
 
 // The state of one stack walk, behind an ASGST_Iterator. It reports the
