@@ -18,6 +18,10 @@
 #                          (make/asgst/sum-results.sh; RESULTS=dirs or files to read)
 #   make jdk-without-asgst the comparison JDK: the same tree with ASGST compiled out
 #                          (--disable-jvm-feature-asgst); only libjvm is rebuilt
+#   make ports             HotSpot for every CPU and VM variant that OpenJDK's CI builds
+#                          (aarch64 arm ppc64le s390x riscv64 cross-compiled, x86_64's
+#                          zero and minimal), one line per target; PORTS="aarch64 arm"
+#                          builds only those (make/asgst/build-ports.sh)
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images and make test, each step timed
 #   make <target>          any other target of OpenJDK's make, in the workspace
@@ -54,7 +58,7 @@ ifeq ($(TEST),$(ASGST_TESTS))
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse results jdk-without-asgst
+  rehearse results jdk-without-asgst ports
 
 Makefile: ;
 
@@ -90,6 +94,10 @@ ifneq ($(RENAISSANCE_JAR),)
   STRESS_TESTS += test/hotspot/jtreg/serviceability/asgst/stress/AsgstStressRenaissance.java
   STRESS_OPTIONS += -Dasgst.stress.renaissance=$(abspath $(RENAISSANCE_JAR))
 endif
+
+PORTS ?=
+ports: $(CONFIG)
+	@$(ASGST_DIR)/build-ports.sh $(PORTS)
 
 test-stress: prepare
 	@$(if $(WORKLOADS),rm -f $(foreach w,$(WORKLOADS),$(STRESS_REPORTS)/$(w)-*.txt),rm -rf $(STRESS_REPORTS))

@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Creates or updates the Debian 13 build environment (a root filesystem made with
 # debootstrap) and installs make/asgst/env-packages.txt in it.
-# Usage: build-env.sh DIR
-# Idempotent: a finished environment is only updated when the package list changed.
+# Usage: build-env.sh DIR [LIST]
+# LIST names a further package list of make/asgst/ (env-packages-ports.txt: the
+# cross compilers and the emulator), installed on top when asked for.
+# Idempotent: a finished environment is only updated when a package list changed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 asgst_step "creating the build environment"
 
-dir=${1:?usage: build-env.sh DIR}
-packages_file="$ASGST_REPO/make/asgst/env-packages.txt"
-packages="$BOOT_JDK_PACKAGE $(sed -e 's/#.*//' "$packages_file" | xargs)"
+dir=${1:?usage: build-env.sh DIR [LIST]}
+list=${2:-env-packages.txt}
+packages="$(sed -e 's/#.*//' "$ASGST_REPO/make/asgst/$list" | xargs)"
+if [ "$list" = env-packages.txt ]; then
+  packages="$BOOT_JDK_PACKAGE $packages"
+  stamp_file="$dir/etc/asgst-env-packages"
+else
+  [ -f "$dir/etc/asgst-env-packages" ] || "$0" "$dir"
+  stamp_file="$dir/etc/asgst-${list%.txt}"
+fi
 want_stamp=$(echo "$packages" | sha256sum | cut -d' ' -f1)
-stamp_file="$dir/etc/asgst-env-packages"
 
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$want_stamp" ]; then
   exit 0
@@ -44,7 +52,7 @@ if [ ! -f "$dir/etc/asgst-env-base" ]; then
   mv "$dir.partial" "$dir"
 fi
 
-info "installing the build environment's packages"
+info "installing the build environment's packages ($list)"
 in_root() {
   bwrap --bind "$dir" / --proc /proc --dev /dev --perms 1777 --tmpfs /tmp \
         --ro-bind /etc/resolv.conf /etc/resolv.conf \
