@@ -2,8 +2,9 @@
 # Rehearses a fresh machine: a fresh clone of this checkout's HEAD, with a new,
 # empty cache root (downloads, build environment, workspace and ccache), runs
 # what a new user runs (./configure with the defaults, make images, make test)
-# and prints how long each step took. Run it before you stop whenever the build
-# glue changed (configure, make/asgst/, the Makefile, the package list).
+# and what CI adds (make ports PORTS=aarch64), and prints how long each step
+# took. Run it before you stop whenever the build glue changed (configure,
+# make/asgst/, the Makefile, the package list).
 # Usage: make rehearse [REHEARSAL_DIR=DIR] [REHEARSAL_KEEP=1]
 #   DIR must be new or empty (default: a new directory under $TMPDIR or /var/tmp).
 #   The clone and cache root (15-20 GB) are removed at the end unless
@@ -48,6 +49,8 @@ run_step() {  # run_step NAME LOG COMMAND...
 run_step "./configure" configure.log ./configure
 run_step "make images" images.log make images
 run_step "make test" test.log make test
+# CI also cross-builds HotSpot for aarch64 (.ci/run): sysroot, cross compiler and all.
+run_step "make ports" ports.log make ports PORTS=aarch64
 printf '%-14s %3d:%02d\n' total $((total / 60)) $((total % 60)) | tee -a "$times" >&2
 grep -E '^[0-9]+ passed, [0-9]+ failed$' "$root/test.log" | tail -n 1 | tee -a "$times" >&2
 
