@@ -273,15 +273,21 @@ static int slot_in_prologue(const AsgstCodeLayout& code, const u1* pc, int* save
   return slot;
 }
 
-int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+// The caller's sp begins just above the return address that the call pushed.
+int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot,
+                                         int* caller_sp_words) {
   if (!in_code(code, pc)) {
     return -1;
   }
   int slot = slot_in_prologue(code, pc, saved_fp_slot);
-  return slot >= 0 ? slot : slot_in_epilogue(code, pc, saved_fp_slot);
+  if (slot < 0) {
+    slot = slot_in_epilogue(code, pc, saved_fp_slot);
+  }
+  *caller_sp_words = slot + 1;
+  return slot;
 }
 
-int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
+int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   Method* method = nm->method();
   if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
     // Laid out by hand: enterSpecial has a second, interpreted entry before
@@ -290,7 +296,7 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
-  return return_address_slot(code, pc, saved_fp_slot);
+  return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 
 
@@ -340,6 +346,21 @@ bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, in
 // A call pushes its return address.
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return true;
+}
+
+// No link register: a return address is always in memory.
+address AsgstFrameEdges::link_register(const void* ucontext) {
+  return nullptr;
+}
+
+// Return addresses are not signed.
+address AsgstFrameEdges::strip_return_address(address pc) {
+  return pc;
+}
+
+// frame::sender takes a compiled frame's caller from its size alone.
+bool AsgstFrameEdges::compiled_sender_reads_fp() {
+  return false;
 }
 
 // The interpreter keeps the sp of a call it makes, relative to fp, in the

@@ -56,7 +56,7 @@ static AsgstNativeFrame caller_frame(void* own_fp) {
   intptr_t* caller_sp;
   AsgstNativeFrame caller = { nullptr, nullptr, nullptr };
   if (AsgstFrameEdges::c_frame_record((intptr_t*)own_fp, &return_address, &saved_fp, &caller_sp)) {
-    caller.pc = (address)*return_address;
+    caller.pc = AsgstFrameEdges::strip_return_address((address)*return_address);
     caller.sp = caller_sp;
     caller.fp = (intptr_t*)*saved_fp;
   }

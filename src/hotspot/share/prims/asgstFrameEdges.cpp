@@ -20,17 +20,18 @@
 // The conservative answers of AsgstFrameEdges on CPUs whose instructions
 // the walker does not know: it then refuses the samples that would need
 // them. A CPU that knows them implements the class in
-// cpu/<cpu>/asgstFrameEdges_<cpu>.cpp instead (x86_64).
+// cpu/<cpu>/asgstFrameEdges_<cpu>.cpp instead (x86_64, aarch64).
 
 #include "prims/asgstFrameEdges.hpp"
 
-#ifndef AMD64
+#if !defined(AMD64) && !defined(AARCH64)
 
-int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot) {
+int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot,
+                                         int* caller_sp_words) {
   return -1;
 }
 
-int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot) {
+int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   return -1;
 }
 
@@ -47,16 +48,30 @@ bool AsgstFrameEdges::return_address_at_callee_sp() {
   return false;
 }
 
+address AsgstFrameEdges::link_register(const void* ucontext) {
+  return nullptr;
+}
+
+address AsgstFrameEdges::strip_return_address(address pc) {
+  return pc;
+}
+
+// Frames made without a frame pointer are stepped from only where the
+// sender check is known to take the caller's sp from the frame's size.
+bool AsgstFrameEdges::compiled_sender_reads_fp() {
+  return true;
+}
+
 bool AsgstFrameEdges::interpreted_call_sp(intptr_t* fp, intptr_t** call_sp) {
   return false;
 }
 
 bool AsgstFrameEdges::sender_check_validates_interpreted_frames() {
-  return AARCH64_ONLY(true) NOT_AARCH64(false);
+  return false;
 }
 
 uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
   return 0;
 }
 
-#endif // !AMD64
+#endif // !AMD64 && !AARCH64

@@ -30,6 +30,9 @@ struct AsgstNativeFrame {
   address pc;
   intptr_t* sp;
   intptr_t* fp;
+  // The link register, where the CPU has one (aarch64), of the interrupted
+  // frame only: a caller's belongs to its callee. Null otherwise.
+  address lr;
 
   // The registers of a signal handler's ucontext; all null for none.
   static AsgstNativeFrame of_context(void* ucontext);
@@ -37,7 +40,7 @@ struct AsgstNativeFrame {
 
 // What only a CPU's instructions and calling convention tell a walk that
 // starts at a signal's pc. Each CPU that knows them implements this class in
-// cpu/<cpu>/asgstFrameEdges_<cpu>.cpp (x86_64); the others get the
+// cpu/<cpu>/asgstFrameEdges_<cpu>.cpp (x86_64, aarch64); the others get the
 // conservative answers of prims/asgstFrameEdges.cpp, with which the walker
 // refuses rather than guesses (ASGST_NO_TOP_JAVA_FRAME where it would need
 // them).
@@ -63,14 +66,20 @@ struct AsgstCodeLayout {
 // The frame's edges in such code.
 class AsgstFrameEdges : AllStatic {
  public:
+  // What return_address_slot answers where the return address is still (or
+  // again) in the link register (AsgstNativeFrame::lr).
+  static const int in_link_register = -2;
+
   // For a pc in nm where nm's frame is not complete: the words above sp
-  // where the caller's return address lies, and in *saved_fp_slot those
-  // where the caller's frame pointer was saved (-1: the frame pointer
-  // register still holds it). -1 where the frame is complete, or the
-  // instructions are not known.
-  static int return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot);
+  // where the caller's return address lies (or in_link_register), in
+  // *saved_fp_slot those where the caller's frame pointer was saved (-1:
+  // the frame pointer register still holds it), and in *caller_sp_words
+  // those where the caller's sp begins. -1 where the frame is complete, or
+  // the instructions are not known.
+  static int return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words);
   // The same for code laid out as given (signal safe: reads only code).
-  static int return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot);
+  static int return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot,
+                                 int* caller_sp_words);
 
   // The caller of an interrupted C function that has no frame of its own at
   // its pc (before its prologue saved the frame pointer, or at its return).
@@ -90,8 +99,22 @@ class AsgstFrameEdges : AllStatic {
                              intptr_t** caller_sp);
 
   // Whether a call leaves the return address at the callee's sp, where a
-  // walk may look for a compiled caller of code that has no frame.
+  // walk may look for a compiled caller of code that has no frame. Where it
+  // does not, the return address is in the link register.
   static bool return_address_at_callee_sp();
+
+  // The link register of a signal handler's ucontext; null where the CPU
+  // has none, or the system's context is not read.
+  static address link_register(const void* ucontext);
+
+  // A return address read from a frame record or the link register, without
+  // the authentication code that return address signing may have added
+  // (stripped, never authenticated: a walk may read garbage).
+  static address strip_return_address(address pc);
+
+  // Whether frame::sender takes a compiled frame's caller from its frame
+  // pointer, so that a frame made without one cannot be stepped from.
+  static bool compiled_sender_reads_fp();
 
   // For an interpreted frame (by its fp) that is in a call: where the call
   // began (the sp of the call). False when it is in none, or not known.

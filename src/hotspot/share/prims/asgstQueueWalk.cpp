@@ -45,7 +45,8 @@ static void caller_of(const frame& f, AsgstRecordedFrame* recorded) {
                             : sender_sp;
   // The return address and saved frame pointer lie just below the caller's sp.
   recorded->return_pc = sender_sp == nullptr ? nullptr
-                            : (address)SafeFetchN(sender_sp + (frame::return_addr_offset - frame::sender_sp_offset), 0);
+                            : AsgstFrameEdges::strip_return_address(
+                                  (address)SafeFetchN(sender_sp + (frame::return_addr_offset - frame::sender_sp_offset), 0));
   recorded->caller_fp = sender_sp == nullptr ? nullptr
                             : (intptr_t*)SafeFetchN(sender_sp + (frame::link_offset - frame::sender_sp_offset), 0);
   recorded->caller_bcp = nullptr;

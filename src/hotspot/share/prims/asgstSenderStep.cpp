@@ -19,15 +19,15 @@
 
 // On CPUs whose frames AsgstSenderStep does not know, every step is left to
 // frame::safe_for_sender and frame::sender. A CPU that knows them implements
-// the class in cpu/<cpu>/asgstSenderStep_<cpu>.cpp instead (x86_64).
+// the class in cpu/<cpu>/asgstSenderStep_<cpu>.cpp instead (x86_64, aarch64).
 
 #include "prims/asgstSenderStep.hpp"
 
-#ifndef AMD64
+#if !defined(AMD64) && !defined(AARCH64)
 
 bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenLast* seen, frame* caller,
                                   bool* caller_checked) {
   return false;
 }
 
-#endif // !AMD64
+#endif // !AMD64 && !AARCH64

@@ -52,7 +52,7 @@ struct AsgstSeenLast {
 // checks only where they differ from those it checked last. Any other kind
 // of frame or caller, and any check that fails, it leaves to safe_for_sender
 // and sender. Each CPU that knows its frames implements it in
-// cpu/<cpu>/asgstSenderStep_<cpu>.cpp (x86_64); elsewhere it leaves every
+// cpu/<cpu>/asgstSenderStep_<cpu>.cpp (x86_64, aarch64); elsewhere it leaves every
 // step to them (prims/asgstSenderStep.cpp).
 class AsgstSenderStep : AllStatic {
  public:

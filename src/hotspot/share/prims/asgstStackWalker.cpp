@@ -91,9 +91,10 @@ void AsgstStackWalker::fill_method_frame(ASGST_Frame* out, Method* method, int c
 }
 
 AsgstNativeFrame AsgstNativeFrame::of_context(void* ucontext) {
-  AsgstNativeFrame f = { nullptr, nullptr, nullptr };
+  AsgstNativeFrame f = { nullptr, nullptr, nullptr, nullptr };
   if (ucontext != nullptr) {
     f.pc = os::fetch_frame_from_context(ucontext, &f.sp, &f.fp);
+    f.lr = AsgstFrameEdges::link_register(ucontext);
   }
   return f;
 }
@@ -148,13 +149,14 @@ bool AsgstStackWalker::native_caller(const AsgstNativeFrame& f, AsgstNativeFrame
       !_thread->is_in_full_stack((address)saved_fp) || !_thread->is_in_full_stack((address)(sender_sp - 1))) {
     return false;
   }
-  address pc = (address)SafeFetchN(return_address, 0);
+  address pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(return_address, 0));
   if (pc == nullptr) {
     return false;
   }
   caller->pc = pc;
   caller->sp = sender_sp;
   caller->fp = (intptr_t*)SafeFetchN(saved_fp, 0);
+  caller->lr = nullptr;
   return true;
 }
 
@@ -167,7 +169,7 @@ bool AsgstStackWalker::java_frame_from_anchor(intptr_t* sp, intptr_t* fp, addres
     return false;
   }
   if (pc == nullptr) {
-    pc = (address)SafeFetchN(sp - 1, 0);
+    pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(sp - 1, 0));
   }
   if (pc == nullptr || !is_frame_pc(sp, pc)) {
     return false;
@@ -414,22 +416,28 @@ bool AsgstStackWalker::is_valid_interpreted_frame(const frame& f) const {
 
 // The interpreter's frame below a C function that has no frame at all (a
 // tail call such as G1's post-write barrier entry), which the interpreter
-// called without a state change: the return address lies at sp, and the
-// frame pointer is still the interpreted frame's, so the chain would take
-// that frame's caller for the top. Accepted only where the return address
-// lies in the interpreter and makes a sound interpreted frame with the frame
-// pointer (in a C function with a frame, fp names that frame instead).
+// called without a state change: the return address lies at sp (or in the
+// link register), and the frame pointer is still the interpreted frame's, so
+// the chain would take that frame's caller for the top. Accepted only where
+// the return address lies in the interpreter and makes a sound interpreted
+// frame with the frame pointer (in a C function with a frame, fp names that
+// frame instead).
 bool AsgstStackWalker::interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
   if (f.sp == nullptr || !is_aligned(f.sp, wordSize) || !_thread->is_in_full_stack((address)(f.sp + 1))) {
     return false;
   }
-  address pc = (address)SafeFetchN(f.sp, 0);
-  if (pc == nullptr || !Interpreter::contains(pc) || !is_valid_interpreted_frame(frame(f.sp + 1, f.fp, pc))) {
+  // Where a call leaves the return address in the link register, the
+  // caller's sp is the callee's (a C function without a frame).
+  bool at_sp = AsgstFrameEdges::return_address_at_callee_sp();
+  address pc = at_sp ? (address)SafeFetchN(f.sp, 0) : AsgstFrameEdges::strip_return_address(f.lr);
+  intptr_t* sp = at_sp ? f.sp + 1 : f.sp;
+  if (pc == nullptr || !Interpreter::contains(pc) || !is_valid_interpreted_frame(frame(sp, f.fp, pc))) {
     return false;
   }
   caller->pc = pc;
-  caller->sp = f.sp + 1;
+  caller->sp = sp;
   caller->fp = f.fp;
+  caller->lr = nullptr;
   return true;
 }
 
@@ -698,7 +706,7 @@ bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, bool at_an
       !thread->is_in_usable_stack((address)sender_unextended_sp)) {
     return false;
   }
-  address pc = (address)SafeFetchN(return_address_slot, 0);
+  address pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(return_address_slot, 0));
   intptr_t* saved_fp = (intptr_t*)SafeFetchN(saved_fp_slot, 0);
   CodeBlob* cb = pc == nullptr ? nullptr : CodeCache::find_blob(pc);
   if (cb == nullptr) {

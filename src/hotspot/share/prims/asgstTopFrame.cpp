@@ -44,7 +44,7 @@
 // native wrapper included). A deoptimization handler's pc would make a frame
 // read its original pc from the frame (and assert it); no call returns there.
 static bool is_compiled_java_return_address(address pc) {
-  CodeBlob* cb = CodeCache::find_blob(pc);
+  CodeBlob* cb = pc == nullptr ? nullptr : CodeCache::find_blob(pc);
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
   return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
 }
@@ -59,13 +59,23 @@ static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFra
     return false;
   }
   int saved_fp_slot;
-  int slot = AsgstFrameEdges::return_address_slot(nm, f.pc, &saved_fp_slot);
-  if (slot < 0) {
+  int caller_sp_words;
+  int slot = AsgstFrameEdges::return_address_slot(nm, f.pc, &saved_fp_slot, &caller_sp_words);
+  address pc;
+  if (slot == AsgstFrameEdges::in_link_register) {
+    pc = f.lr;  // null where the walk has no context's link register
+  } else if (slot >= 0) {
+    pc = (address)SafeFetchN(f.sp + slot, 0);
+  } else {
     return false;
   }
-  caller->pc = (address)SafeFetchN(f.sp + slot, 0);
-  caller->sp = f.sp + slot + 1;
+  if (pc == nullptr) {
+    return false;
+  }
+  caller->pc = AsgstFrameEdges::strip_return_address(pc);
+  caller->sp = f.sp + caller_sp_words;
   caller->fp = saved_fp_slot < 0 ? f.fp : (intptr_t*)SafeFetchN(f.sp + saved_fp_slot, 0);
+  caller->lr = nullptr;
   return true;
 }
 
@@ -323,32 +333,43 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
 // pointer is then whatever the compiled code kept in it, often the fp of an
 // older interpreted frame that is in a call (its last sp set), and taking
 // that frame would lose the compiled frames between. They lie between sp and
-// where that call began. An interpreted caller leaves no compiled return
-// address there, and top stays. Only where a call leaves the return address
-// on the stack (AsgstFrameEdges; elsewhere it is in a register at the entry).
+// where that call began. The caller's return address is the first compiled
+// one above sp (the c2i adapter put it below the arguments, the entry below
+// the locals), or, where a call leaves it in the link register, still there
+// (the entry saves it only as it builds the frame). An interpreted caller
+// leaves no compiled return address, and top stays.
 void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
                                                             frame* top) {
   intptr_t* fp = top->fp();
   intptr_t* call_sp;
-  if (!AsgstFrameEdges::return_address_at_callee_sp() || !AsgstFrameEdges::interpreted_call_sp(fp, &call_sp) ||
-      context.sp == nullptr || !is_aligned(context.sp, wordSize)) {
-    return;  // not in a call, or no return address on the stack
+  if (!AsgstFrameEdges::interpreted_call_sp(fp, &call_sp) || context.sp == nullptr ||
+      !is_aligned(context.sp, wordSize)) {
+    return;  // not in a call
   }
   // Joined by its frame pointer; a walk that passes it without has failed.
   AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
-  // The first compiled return address above sp is the caller's (the c2i
-  // adapter put it below the arguments, the entry below the locals); the
-  // caller's own sp lies above those, found where its senders lead back.
-  intptr_t* slot = context.sp;
-  while (slot < call_sp - 1 && slot < context.sp + max_entry_words &&
-         !is_compiled_java_return_address((address)SafeFetchN(slot, 0))) {
-    slot++;
+  address pc;
+  intptr_t* first_sp;
+  if (AsgstFrameEdges::return_address_at_callee_sp()) {
+    intptr_t* slot = context.sp;
+    while (slot < call_sp - 1 && slot < context.sp + max_entry_words &&
+           !is_compiled_java_return_address((address)SafeFetchN(slot, 0))) {
+      slot++;
+    }
+    if (slot >= call_sp - 1 || slot >= context.sp + max_entry_words) {
+      return;
+    }
+    pc = (address)SafeFetchN(slot, 0);
+    first_sp = slot + 1;
+  } else {
+    pc = AsgstFrameEdges::strip_return_address(context.lr);
+    if (!is_compiled_java_return_address(pc)) {
+      return;
+    }
+    first_sp = context.sp;
   }
-  if (slot >= call_sp - 1 || slot >= context.sp + max_entry_words) {
-    return;
-  }
-  address pc = (address)SafeFetchN(slot, 0);
-  for (intptr_t* sp = slot + 1; sp < call_sp && sp <= slot + 1 + max_entry_words; sp++) {
+  // The caller's own sp lies above the arguments, found where its senders lead back.
+  for (intptr_t* sp = first_sp; sp < call_sp && sp <= first_sp + max_entry_words; sp++) {
     AsgstNativeFrame caller = { pc, sp, context.fp };
     frame candidate;
     if (is_aligned(sp, StackAlignmentInBytes) && thread->is_in_usable_stack((address)sp) &&
@@ -364,7 +385,11 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
 bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
   frame candidate(f.sp, f.fp, f.pc);
   if (!candidate.safe_for_sender(thread)) {
-    // Compiled code may use the frame pointer register for anything.
+    // Compiled code may use the frame pointer register for anything (unless
+    // the step to its caller reads it, AsgstFrameEdges).
+    if (AsgstFrameEdges::compiled_sender_reads_fp()) {
+      return false;
+    }
     frame without_fp(f.sp, nullptr, f.pc);
     if (!without_fp.safe_for_sender(thread)) {
       return false;
@@ -376,32 +401,47 @@ bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeF
 }
 
 // The compiled frame below a C function that has no frame at all (a tail
-// call such as G1's post-write barrier entry), which compiled code called
-// without a state change: the return address lies at sp, and the frame
+// call such as G1's post-write barrier entry, or a leaf function that saves
+// no frame record), which compiled code called without a state change: the
+// return address lies at sp (or in the link register), and the frame
 // pointer holds whatever the compiled code kept in it. Where that is the
 // frame pointer of an older frame, the chain begins there and loses the
-// frames above it. Taken where the word at sp is a return address into a
-// Java method's compiled code (sp 8 bytes off the alignment a call keeps)
-// whose frame passes the sender check, and, where the chain reached
+// frames above it. Taken where that return address lies in a Java method's
+// compiled code (and sp is where a call leaves it: 8 bytes off the
+// alignment a call keeps on x86_64, aligned where the link register holds
+// it) and its frame passes the sender check, and, where the chain reached
 // generated code (chain_end), only if that frame's senders lead to the
 // chain's frame or to the frame whose frame pointer the context holds. Such
 // a call from a barrier stub comes after the stub saved live registers below
-// the frame: with a chain to join, the frame's sp is also looked for higher.
-// Only where a call leaves the return address on the stack (AsgstFrameEdges).
+// the frame, and a leaf function may lower sp for its locals: with a chain
+// to join, the frame's sp is also looked for higher.
 bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
                                              const AsgstNativeFrame* chain_end, frame* result) {
-  if (!AsgstFrameEdges::return_address_at_callee_sp() || f.sp == nullptr || ((uintptr_t)f.sp & (StackAlignmentInBytes - 1)) != (uintptr_t)wordSize ||
-      !thread->is_in_usable_stack((address)(f.sp + 1))) {
+  const uintptr_t misalignment = (uintptr_t)f.sp & (StackAlignmentInBytes - 1);
+  address pc;
+  intptr_t* caller_sp;
+  if (f.sp == nullptr) {
     return false;
+  } else if (AsgstFrameEdges::return_address_at_callee_sp()) {
+    if (misalignment != (uintptr_t)wordSize || !thread->is_in_usable_stack((address)(f.sp + 1))) {
+      return false;
+    }
+    pc = (address)SafeFetchN(f.sp, 0);
+    caller_sp = f.sp + 1;
+  } else {
+    if (misalignment != 0 || f.lr == nullptr || !thread->is_in_usable_stack((address)f.sp)) {
+      return false;
+    }
+    pc = AsgstFrameEdges::strip_return_address(f.lr);
+    caller_sp = f.sp;
   }
-  address pc = (address)SafeFetchN(f.sp, 0);
   if (!is_compiled_java_return_address(pc)) {
     return false;
   }
   int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
   const int aligned_step = StackAlignmentInBytes / wordSize;
-  for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(f.sp + 1 + k)); k += aligned_step) {
-    AsgstNativeFrame caller = { pc, f.sp + 1 + k, f.fp };
+  for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(caller_sp + k)); k += aligned_step) {
+    AsgstNativeFrame caller = { pc, caller_sp + k, f.fp };
     frame candidate;
     if (generated_frame_at(thread, caller, &candidate) &&
         (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp))) {

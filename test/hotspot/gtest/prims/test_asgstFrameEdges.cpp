@@ -19,6 +19,7 @@
 
 #include "nmt/memTag.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "runtime/globals.hpp"
 #include "runtime/os.hpp"
 #include "unittest.hpp"
 
@@ -88,7 +89,11 @@ static AsgstCodeLayout layout(const u1* code, size_t size, int verified_entry, i
 
 static int slot_at(const AsgstCodeLayout& code, int offset, int* saved_fp_slot) {
   *saved_fp_slot = -99;
-  return AsgstFrameEdges::return_address_slot(code, code.begin + offset, saved_fp_slot);
+  int caller_sp_words = -99;
+  int slot = AsgstFrameEdges::return_address_slot(code, code.begin + offset, saved_fp_slot, &caller_sp_words);
+  // A call pushes the return address just below the caller's sp.
+  EXPECT_TRUE(slot < 0 || caller_sp_words == slot + 1) << "offset " << offset;
+  return slot;
 }
 
 TEST_VM(asgst_frame_edges, native_wrapper_after_leave) {
@@ -174,3 +179,197 @@ TEST_VM(asgst_frame_edges, garbage_instructions) {
 }
 
 #endif // AMD64
+
+#ifdef AARCH64
+
+// Instructions as HotSpot 25 emits them on aarch64 (MacroAssembler::build_frame,
+// remove_frame, enter, leave; safepoint_poll; the nmethod entry barrier).
+
+// C2's prologue of a method with four words of frame; complete at 0x1c.
+static const uint32_t c2_prologue[] = {
+  0xd503201f,  // 0x00: nop (the verified entry)
+  0xd10083ff,  // 0x04: sub sp, sp, #0x20
+  0xa9017bfd,  // 0x08: stp x29, x30, [sp, #16]
+  0x180000c8,  // 0x0c: ldr w8, <guard>
+  0xb9402389,  // 0x10: ldr w9, [x28, #32]
+  0x6b09011f,  // 0x14: cmp w8, w9
+  0x54000081,  // 0x18: b.ne (the barrier's stub, past these instructions)
+  0x0b020020,  // 0x1c: add w0, w1, w2
+  0x11001c00,  // 0x20: add w0, w0, #7
+};
+
+// C2's epilogue of the same method: the frame popped, the return poll, ret,
+// and the poll's stub (whose far jump leads out of reach here).
+static const uint32_t c2_epilogue[] = {
+  0xa9417bfd,  // 0x00: ldp x29, x30, [sp, #16]
+  0x910083ff,  // 0x04: add sp, sp, #0x20
+  0xf9401788,  // 0x08: ldr x8, [x28, #40]
+  0xeb2863ff,  // 0x0c: cmp sp, x8
+  0x54000048,  // 0x10: b.hi 0x18
+  0xd65f03c0,  // 0x14: ret
+  0x10ffff48,  // 0x18: adr x8, <poll pc>
+  0xf902a388,  // 0x1c: str x8, [x28, #1344]
+  0x140003fe,  // 0x20: b (far)
+};
+
+// A native wrapper's inline cache check and prologue (ten words of frame);
+// verified entry at 0x10, complete at 0x34.
+static const uint32_t wrapper_prologue[] = {
+  0xb9400828,  // 0x00: ldr w8, [x1, #8]
+  0xb9400809,  // 0x04: ldr w9, [x0, #8]
+  0x6b09011f,  // 0x08: cmp w8, w9
+  0x54007fa1,  // 0x0c: b.ne (ic miss)
+  0xd503201f,  // 0x10: nop
+  0xd14053e9,  // 0x14: sub x9, sp, #0x14, lsl #12 (stack bang)
+  0xf900013f,  // 0x18: str xzr, [x9]
+  0xa9bf7bfd,  // 0x1c: stp x29, x30, [sp, #-16]!
+  0x910003fd,  // 0x20: mov x29, sp
+  0xd10103ff,  // 0x24: sub sp, sp, #0x40
+  0xb9402388,  // 0x28: ldr w8, [x28, #32]
+  0x34000048,  // 0x2c: cbz w8, 0x34
+  0xd63f0100,  // 0x30: blr x8 (entry barrier)
+  0xaa0103e2,  // 0x34: mov x2, x1
+};
+
+// A native wrapper's tail: leave, the pending exception check, ret, and the
+// far jump to the forward-exception stub.
+static const uint32_t wrapper_tail[] = {
+  0x910003bf,  // 0x00: mov sp, x29
+  0xa8c17bfd,  // 0x04: ldp x29, x30, [sp], #16
+  0xf9400788,  // 0x08: ldr x8, [x28, #8]
+  0xb5000048,  // 0x0c: cbnz x8, 0x14
+  0xd65f03c0,  // 0x10: ret
+  0x140003fb,  // 0x14: b (far)
+};
+
+static AsgstCodeLayout layout(const uint32_t* code, size_t size, int verified_entry, int complete, int frame_words) {
+  const u1* begin = (const u1*)code;
+  AsgstCodeLayout result = { begin, begin + size, begin + verified_entry, begin + complete, frame_words };
+  return result;
+}
+
+struct Edge {
+  int slot;             // words above sp, AsgstFrameEdges::in_link_register, or -1
+  int saved_fp_slot;
+  int caller_sp_words;
+};
+
+static Edge edge_at(const AsgstCodeLayout& code, int offset) {
+  Edge e = { -99, -99, -99 };
+  e.slot = AsgstFrameEdges::return_address_slot(code, code.begin + offset, &e.saved_fp_slot, &e.caller_sp_words);
+  return e;
+}
+
+static const int in_lr = AsgstFrameEdges::in_link_register;
+
+TEST_VM(asgst_frame_edges, compiled_prologue) {
+  AsgstCodeLayout code = layout(c2_prologue, sizeof(c2_prologue), 0, 0x1c, 4);
+  for (int offset : {0x00, 0x04}) {
+    Edge e = edge_at(code, offset);
+    EXPECT_EQ(in_lr, e.slot) << "before the frame is built, offset " << offset;
+    EXPECT_EQ(-1, e.saved_fp_slot);
+    EXPECT_EQ(0, e.caller_sp_words);
+  }
+  Edge e = edge_at(code, 0x08);
+  EXPECT_EQ(in_lr, e.slot) << "sp lowered, the record not stored";
+  EXPECT_EQ(4, e.caller_sp_words);
+  for (int offset : {0x0c, 0x10, 0x14, 0x18}) {
+    e = edge_at(code, offset);
+    EXPECT_EQ(3, e.slot) << "the record stored, offset " << offset;
+    EXPECT_EQ(2, e.saved_fp_slot);
+    EXPECT_EQ(4, e.caller_sp_words);
+  }
+  EXPECT_EQ(-1, edge_at(code, 0x1c).slot) << "the frame is complete";
+  EXPECT_EQ(-1, edge_at(code, 0x20).slot);
+}
+
+TEST_VM(asgst_frame_edges, compiled_epilogue) {
+  AsgstCodeLayout code = layout(c2_epilogue, sizeof(c2_epilogue), 0, 0, 4);
+  EXPECT_EQ(-1, edge_at(code, 0x00).slot) << "before the reload the frame is whole";
+  Edge e = edge_at(code, 0x04);
+  EXPECT_EQ(in_lr, e.slot) << "reloaded, sp not raised yet";
+  EXPECT_EQ(-1, e.saved_fp_slot);
+  EXPECT_EQ(4, e.caller_sp_words);
+  for (int offset : {0x08, 0x0c, 0x10, 0x14}) {
+    e = edge_at(code, offset);
+    EXPECT_EQ(in_lr, e.slot) << "the return poll, offset " << offset;
+    EXPECT_EQ(-1, e.saved_fp_slot);
+    EXPECT_EQ(0, e.caller_sp_words);
+  }
+}
+
+TEST_VM(asgst_frame_edges, native_wrapper_prologue) {
+  AsgstCodeLayout code = layout(wrapper_prologue, sizeof(wrapper_prologue), 0x10, 0x34, 10);
+  for (int offset : {0x00, 0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x1c}) {
+    Edge e = edge_at(code, offset);
+    EXPECT_EQ(VerifyOops && offset < 0x10 ? -1 : in_lr, e.slot) << "offset " << offset;
+    if (e.slot == in_lr) {
+      EXPECT_EQ(0, e.caller_sp_words) << "offset " << offset;
+    }
+  }
+  for (int offset : {0x20, 0x24}) {
+    Edge e = edge_at(code, offset);
+    EXPECT_EQ(1, e.slot) << "the record pushed, offset " << offset;
+    EXPECT_EQ(0, e.saved_fp_slot);
+    EXPECT_EQ(2, e.caller_sp_words);
+  }
+  for (int offset : {0x28, 0x2c, 0x30}) {
+    Edge e = edge_at(code, offset);
+    EXPECT_EQ(9, e.slot) << "the frame built, offset " << offset;
+    EXPECT_EQ(8, e.saved_fp_slot);
+    EXPECT_EQ(10, e.caller_sp_words);
+  }
+  EXPECT_EQ(-1, edge_at(code, 0x34).slot) << "the frame is complete";
+}
+
+TEST_VM(asgst_frame_edges, native_wrapper_after_leave) {
+  AsgstCodeLayout code = layout(wrapper_tail, sizeof(wrapper_tail), 0, 0, 10);
+  EXPECT_EQ(-1, edge_at(code, 0x00).slot) << "at mov sp, x29 the frame is whole";
+  Edge e = edge_at(code, 0x04);
+  EXPECT_EQ(1, e.slot) << "only the record is left, at sp";
+  EXPECT_EQ(0, e.saved_fp_slot);
+  EXPECT_EQ(2, e.caller_sp_words);
+  for (int offset : {0x08, 0x0c, 0x10}) {
+    e = edge_at(code, offset);
+    EXPECT_EQ(in_lr, e.slot) << "offset " << offset;
+    EXPECT_EQ(0, e.caller_sp_words);
+  }
+}
+
+// Any instructions, any pc: an answer within the frame or -1, no read
+// outside the code (which ends where an inaccessible page begins).
+TEST_VM(asgst_frame_edges, garbage_instructions) {
+  const size_t page = os::vm_page_size();
+  char* base = os::reserve_memory(2 * page, mtTest);
+  ASSERT_NE(nullptr, base);
+  ASSERT_TRUE(os::commit_memory(base, page, false));
+  const size_t size = 64;
+  uint32_t* words = (uint32_t*)(base + page - size);
+  // Real prologue and epilogue instructions among random ones, so that
+  // paths get long.
+  const uint32_t common[] = { 0xd10083ff, 0xa9017bfd, 0xa9417bfd, 0x910083ff, 0xd65f03c0, 0xa9bf7bfd,
+                              0xa8c17bfd, 0x54000048, 0xd503201f, 0xf9401788 };
+  unsigned int seed = 12345;
+  for (int round = 0; round < 20000; round++) {
+    for (size_t i = 0; i < size / sizeof(uint32_t); i++) {
+      seed = seed * 1103515245 + 12345;
+      uint32_t r = seed >> 8;
+      seed = seed * 1103515245 + 12345;
+      words[i] = (r & 1) != 0 ? common[(r >> 1) % (sizeof(common) / sizeof(common[0]))] : (r << 8) ^ (seed >> 16);
+    }
+    int frame_words = 2 + round % 8;
+    AsgstCodeLayout code = layout(words, size, 4 * (round % 5), 4 * (round % 16), frame_words);
+    for (int offset = 0; offset < (int)size; offset += 4) {
+      Edge e = edge_at(code, offset);
+      if (e.slot == -1) {
+        continue;
+      }
+      ASSERT_TRUE(e.slot == in_lr || (e.slot >= 0 && e.slot < frame_words)) << e.slot;
+      ASSERT_TRUE(e.caller_sp_words >= 0 && e.caller_sp_words <= frame_words) << e.caller_sp_words;
+      ASSERT_TRUE(e.slot == in_lr ? e.saved_fp_slot == -1 : e.caller_sp_words > e.slot) << e.slot;
+    }
+  }
+  os::release_memory(base, 2 * page);
+}
+
+#endif // AARCH64
