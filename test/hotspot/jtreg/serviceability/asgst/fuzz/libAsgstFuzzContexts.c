@@ -19,13 +19,14 @@
 
 /*
  * A SIGPROF handler that feeds the signal-safe API garbage: contexts whose
- * sp, fp and pc are replaced by random values, small offsets of the true
- * values, pointers into code, metadata, stacks, unmapped and kernel memory,
- * misaligned values, and contexts mutated again and again; random handles,
- * thread ids and out-of-range arguments. Walks also watch, set and clear
- * frame marks at random (owners, slots and frames), so that marks requested
- * from garbage walks reach the thread's polls, barriers and unwinding. The
- * VM must survive every call. Virtual threads also walk themselves from a
+ * sp, fp and pc (and on aarch64 lr, which the walker reads there too) are
+ * replaced by random values, small offsets of the true values, pointers into
+ * code, metadata, stacks, unmapped and kernel memory, misaligned values, and
+ * contexts mutated again and again; random handles, thread ids and
+ * out-of-range arguments. Walks also watch, set and clear frame marks at
+ * random (owners, slots and frames), so that marks requested from garbage
+ * walks reach the thread's polls, barriers and unwinding. The VM must
+ * survive every call. Virtual threads also walk themselves from a
  * native method with ASGST_NOT_IN_SIGNAL_HANDLER, from their true frame and
  * from mutated ones: walks that read their frames frozen in the heap.
  */
@@ -77,10 +78,15 @@ static uint64_t next_random(void) {
 #define CTX_SP(uc) ((uc)->uc_mcontext.gregs[REG_RSP])
 #define CTX_FP(uc) ((uc)->uc_mcontext.gregs[REG_RBP])
 #define CTX_PC(uc) ((uc)->uc_mcontext.gregs[REG_RIP])
+#define FUZZED_REGISTERS 3
 #elif defined(__aarch64__)
 #define CTX_SP(uc) ((uc)->uc_mcontext.sp)
 #define CTX_FP(uc) ((uc)->uc_mcontext.regs[29])
 #define CTX_PC(uc) ((uc)->uc_mcontext.pc)
+/* The link register: the return address of a function in its prologue or
+   epilogue, or of a leaf. */
+#define CTX_LR(uc) ((uc)->uc_mcontext.regs[30])
+#define FUZZED_REGISTERS 4
 #endif
 
 static uintptr_t interesting(uintptr_t truth) {
@@ -193,14 +199,21 @@ static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mut
   if (!keep_mutating) {
     *context = *truth;
   }
-  switch (next_random() % 4) {
+  /* One register, or all of them. */
+  switch (next_random() % (FUZZED_REGISTERS + 1)) {
     case 0: CTX_SP(context) = interesting(CTX_SP(truth)); break;
     case 1: CTX_FP(context) = interesting(CTX_FP(truth)); break;
     case 2: CTX_PC(context) = interesting(CTX_PC(truth)); break;
+#ifdef CTX_LR
+    case 3: CTX_LR(context) = interesting(CTX_LR(truth)); break;
+#endif
     default:
       CTX_SP(context) = interesting(CTX_SP(truth));
       CTX_FP(context) = interesting(CTX_FP(truth));
       CTX_PC(context) = interesting(CTX_PC(truth));
+#ifdef CTX_LR
+      CTX_LR(context) = interesting(CTX_LR(truth));
+#endif
   }
   ASGST_RunWithIterator(context, options, consume, NULL);
   memset(&trace, 0, sizeof(trace));

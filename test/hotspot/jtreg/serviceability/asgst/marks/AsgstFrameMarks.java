@@ -27,20 +27,20 @@
  *          also where a new frame of the same method stands at the same
  *          place; returns into frames above the mark keep it; owners own
  *          their slots; bad arguments get their errors.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstFrameMarks::recurse
  *      AsgstFrameMarks
  */
 
 /*
  * @test id=interpreted
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -Xint AsgstFrameMarks
  */
 
 /*
  * @test id=c1
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler1.enabled
  * @run main/othervm/native -Xcomp -XX:TieredStopAtLevel=1 -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstFrameMarks::recurse AsgstFrameMarks
@@ -48,7 +48,7 @@
 
 /*
  * @test id=c2
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler2.enabled
  * @run main/othervm/native -Xcomp -XX:-TieredCompilation -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstFrameMarks::recurse AsgstFrameMarks

@@ -22,7 +22,7 @@
  * @summary A marked C2 frame deoptimized while its callees run: the mark and
  *          the callers it kept hold until control returns into the frame;
  *          after that no walk reports the mark (doc/frame-marks.md).
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler2.enabled
  * @library /test/lib
  * @build jdk.test.whitebox.WhiteBox AsgstFrameMarks

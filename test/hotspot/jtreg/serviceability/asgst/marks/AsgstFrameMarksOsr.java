@@ -22,7 +22,7 @@
  * @summary A marked interpreted frame that OSR replaces by a compiled one
  *          mid-loop: the mark is reached before, and never after
  *          (doc/frame-marks.md).
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler2.enabled
  * @build AsgstFrameMarks
  * @run main/othervm/native -XX:-TieredCompilation -Xbatch -XX:CompileCommand=quiet

@@ -27,20 +27,20 @@
  *          the marker method's frame. In six phases the worker runs the same
  *          recursion again from the same place; a mark of an earlier phase
  *          must never be reached.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstFrameMarksSampled::marker
  *      AsgstFrameMarksSampled
  */
 
 /*
  * @test id=interpreted
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -Xint AsgstFrameMarksSampled
  */
 
 /*
  * @test id=c2
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler2.enabled
  * @run main/othervm/native -Xcomp -XX:-TieredCompilation -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstFrameMarksSampled::marker AsgstFrameMarksSampled
@@ -50,7 +50,7 @@
  * @test id=zgc
  * @summary The same under ZGC, whose stack watermark shares the poll word
  *          with the marks' return barrier, with a collection every 50 ms.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.gc.Z
  * @run main/othervm/native -XX:+UseZGC -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstFrameMarksSampled::marker AsgstFrameMarksSampled

@@ -701,6 +701,15 @@ static void describe_context(int index, void* ucontext, pid_t tid) {
   describe_pc(&c, (void*)uc->uc_mcontext.gregs[REG_RIP]);
   c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, " sp=%p fp=%p",
                              (void*)uc->uc_mcontext.gregs[REG_RSP], (void*)uc->uc_mcontext.gregs[REG_RBP]);
+#elif defined(__aarch64__)
+  c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; interrupted at ");
+  describe_pc(&c, (void*)uc->uc_mcontext.pc);
+  if (c.used < c.size) {
+    c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, " sp=%p fp=%p lr=", (void*)uc->uc_mcontext.sp,
+                               (void*)uc->uc_mcontext.regs[29]);
+  }
+  /* The return address in a prologue, an epilogue or a leaf (perhaps signed). */
+  describe_pc(&c, (void*)uc->uc_mcontext.regs[30]);
 #else
   (void)uc;
 #endif

@@ -32,7 +32,7 @@
  *          AsyncGetStackTrace's kind filter refuses those walks when it asks
  *          for Java traces only, and accepts them when it asks for
  *          deoptimization traces.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler1.enabled
  * @library /test/lib
  * @build jdk.test.whitebox.WhiteBox

@@ -38,20 +38,20 @@
  *          compiled samples, as if the thread stood at the entry of C2's
  *          exception blob, with the compiled frame it unwinds to at sp and
  *          that frame's pc in a register: every such walk must be refused.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=exclude,AsgstLeafCallEdges::main
  *      AsgstLeafCallEdges
  */
 
 /*
  * @test id=interpreted
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -Xint AsgstLeafCallEdges
  */
 
 /*
  * @test id=c2
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:-TieredCompilation -XX:CompileCommand=quiet
  *      -XX:CompileCommand=exclude,AsgstLeafCallEdges::main AsgstLeafCallEdges
  */

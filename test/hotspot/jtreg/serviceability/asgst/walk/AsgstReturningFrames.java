@@ -26,21 +26,21 @@
  *          size above sp, which skips frames. The sampled thread calls a
  *          JNI function and a small compiled method in a loop, twelve frames
  *          deep; while it is in that loop, every walk must hold all of them.
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf
  *      AsgstReturningFrames
  */
 
 /*
  * @test id=c1
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:TieredStopAtLevel=1 -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf AsgstReturningFrames
  */
 
 /*
  * @test id=c2
- * @requires os.family == "linux" & os.arch == "amd64"
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @run main/othervm/native -XX:-TieredCompilation -XX:CompileCommand=quiet
  *      -XX:CompileCommand=dontinline,AsgstReturningFrames::leaf AsgstReturningFrames
  */

@@ -54,19 +54,19 @@
  *          Java frame begins at the storing method (or a native method it
  *          calls), also when the signal lands in the C function's first or
  *          last instructions (doc/testing.md, class 6).
- * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64") & vm.gc.G1
  * @run main/othervm/native -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
  */
 
 /*
  * @test id=leaf-calls-interpreted
- * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64") & vm.gc.G1
  * @run main/othervm/native -Xint -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
  */
 
 /*
  * @test id=leaf-calls-c2
- * @requires os.family == "linux" & os.arch == "amd64" & vm.gc.G1 & vm.compiler2.enabled
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64") & vm.gc.G1 & vm.compiler2.enabled
  * @run main/othervm/native -XX:-TieredCompilation -XX:+UseG1GC -Xmx256m -Xmn4m AsgstSignalSampling leaf-calls
  */
 public class AsgstSignalSampling {

@@ -219,9 +219,19 @@ static void check_kind_filter(void* ucontext) {
 
 static void on_sigprof(int signo, siginfo_t* info, void* context) {
   ucontext_t* uc = (ucontext_t*)context;
+#if defined(__x86_64__)
   const void* pc = (const void*)uc->uc_mcontext.gregs[REG_RIP];
   char* fp = (char*)uc->uc_mcontext.gregs[REG_RBP];
   char* sp = (char*)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  /* x29 names a frame record (saved x29, then x30) laid out as x86_64's
+     (saved rbp, then the return address). A function that has not stored
+     its record yet, or has none (a leaf), leaves the chain at its caller's
+     record, as on x86_64 before push %rbp. */
+  const void* pc = (const void*)uc->uc_mcontext.pc;
+  char* fp = (char*)uc->uc_mcontext.regs[29];
+  char* sp = (char*)uc->uc_mcontext.sp;
+#endif
   const void* blob_return;
   FirstJava first;
   int kind;

@@ -25,7 +25,11 @@
  * saved registers below the frame first: the return address (and the pushed
  * frame pointer or saved registers) written just below the thread's sp,
  * where the interrupted Java code keeps nothing, and restored after the walk.
- * Within the 128 bytes below sp that the signal frame leaves alone. Also, for
+ * Within the 128 bytes below sp that the signal frame leaves alone. On
+ * aarch64 the call leaves the return address in x30 (lr) instead and the
+ * push is the frame record (stp x29, x30); the words below sp are the
+ * kernel's (the signal frame's own frame record, the end of the ucontext),
+ * read only by sigreturn, after they are restored. Also, for
  * compiled samples, as if the thread stood at the entry of C2's exception
  * blob, which compiled code's exception handling jumps to with the frame it
  * unwinds to at sp and that frame's pc in a register: no walk can be right
@@ -47,6 +51,7 @@
 
 /* A C function with a frame pointer, as gcc makes them: the walks pretend to
    be at its first instruction, at its second (after the push) and at its ret. */
+#if defined(__x86_64__)
 __asm__(".text\n"
         ".p2align 4\n"
         "asgst_test_framed_leaf:\n"
@@ -62,6 +67,42 @@ extern char asgst_test_framed_leaf[];
 extern char asgst_test_frameless_leaf[];
 #define AFTER_PUSH_OFFSET 1
 #define RET_OFFSET 5
+/* Words a call pushes: the return address. */
+#define CALL_WORDS 1
+#define CTX_PC(uc) ((uc)->uc_mcontext.gregs[REG_RIP])
+#define CTX_SP(uc) ((uc)->uc_mcontext.gregs[REG_RSP])
+#define CTX_FP(uc) ((uc)->uc_mcontext.gregs[REG_RBP])
+#define CTX_SAVED(uc, i) ((uc)->uc_mcontext.gregs[REG_R8 + (i)])
+#elif defined(__aarch64__)
+/* The push is the frame record (x29, x30), as gcc's prologues store it; a
+   leaf has no record at all, its return address stays in x30. The frameless
+   function begins with neither a push nor a ret: the walk cannot tell its
+   place from its instructions. */
+__asm__(".text\n"
+        ".p2align 4\n"
+        "asgst_test_framed_leaf:\n"
+        "  stp x29, x30, [sp, #-16]!\n"
+        "  mov x29, sp\n"
+        "  ldp x29, x30, [sp], #16\n"
+        "  ret\n"
+        ".p2align 4\n"
+        "asgst_test_frameless_leaf:\n"
+        "  add x0, x0, #1\n"
+        "  ret\n");
+/* Hidden, so reached pc-relatively: through the GOT, the assembler would
+   name both by their section, and the linker give both its first address. */
+extern char asgst_test_framed_leaf[] __attribute__((visibility("hidden")));
+extern char asgst_test_frameless_leaf[] __attribute__((visibility("hidden")));
+#define AFTER_PUSH_OFFSET 4
+#define RET_OFFSET 12
+/* A call pushes nothing: the return address is in x30. */
+#define CALL_WORDS 0
+#define CTX_PC(uc) ((uc)->uc_mcontext.pc)
+#define CTX_SP(uc) ((uc)->uc_mcontext.sp)
+#define CTX_FP(uc) ((uc)->uc_mcontext.regs[29])
+#define CTX_LR(uc) ((uc)->uc_mcontext.regs[30])
+#define CTX_SAVED(uc, i) ((uc)->uc_mcontext.regs[i])
+#endif
 
 #define COMPARED_FRAMES 16
 enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDER_FP, AFTER_SAVE_OLDER_FP,
@@ -70,7 +111,8 @@ enum Place { AT_ENTRY, AFTER_PUSH, AT_RET, FRAMELESS, AFTER_SAVE, FRAMELESS_OLDE
    sp 16-byte aligned at its call, as the stubs keep it. */
 #define SAVED_WORDS 12
 /* Arguments that a c2i adapter puts between the compiled caller's sp and the
-   return address it pushes again for the interpreter (rounded to 16 bytes). */
+   return address it pushes again for the interpreter (rounded to 16 bytes;
+   on aarch64 the return address stays in x30, below the arguments is sp). */
 #define C2I_ARG_WORDS 4
 
 typedef struct {
@@ -152,9 +194,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   static Walk real, fake;
   static ucontext_t made;
   ucontext_t* uc = (ucontext_t*)ucontext;
-  greg_t pc = uc->uc_mcontext.gregs[REG_RIP];
-  greg_t sp = uc->uc_mcontext.gregs[REG_RSP];
-  greg_t fp = uc->uc_mcontext.gregs[REG_RBP];
+  greg_t pc = CTX_PC(uc);
+  greg_t sp = CTX_SP(uc);
+  greg_t fp = CTX_FP(uc);
   greg_t* below = (greg_t*)sp;
   greg_t saved[SAVED_WORDS + 1];
   greg_t older_pc = 0, kept;
@@ -172,16 +214,21 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   }
   for (place = 0; place < PLACES; place++) {
     made = *uc;
-    below[-1] = pc;   /* the return address the call pushed */
-    below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp */
-    made.uc_mcontext.gregs[REG_RBP] = fp;
+    below[-1] = pc;   /* the return address the call pushed (aarch64: x30 of the frame record) */
+    below[-2] = fp;   /* the caller's frame pointer, pushed by push %rbp (aarch64: x29 of the record) */
+    CTX_FP(&made) = fp;
+#if defined(__aarch64__)
+    /* The return address the call left in x30: at the exception blob's entry
+       a stale one, which a walk that read it would go on from. */
+    CTX_LR(&made) = pc;
+#endif
     if (place == EXCEPTION_BLOB) {
       void* entry = __atomic_load_n(&exception_blob, __ATOMIC_ACQUIRE);
       if (real.frames[0].comp_level <= 0 || entry == NULL) {
         continue;
       }
-      made.uc_mcontext.gregs[REG_RIP] = (greg_t)entry;
-      made.uc_mcontext.gregs[REG_RSP] = sp;
+      CTX_PC(&made) = (greg_t)entry;
+      CTX_SP(&made) = sp;
       /* A frame of the blob's size (two words) made from sp would take the
          word above sp for its return address: a return address into this
          code there (as a stale one may be) makes such a walk go on. Written
@@ -214,46 +261,51 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
       if (real.frames[0].comp_level <= 0 || older_fp == 0) {
         continue;
       }
-      made.uc_mcontext.gregs[REG_RBP] = older_fp;
+      CTX_FP(&made) = older_fp;
     }
     switch (place) {
       case AT_ENTRY:
-        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_framed_leaf;
-        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        CTX_PC(&made) = (greg_t)asgst_test_framed_leaf;
+        CTX_SP(&made) = sp - 8 * CALL_WORDS;
         break;
       case AFTER_PUSH:
-        made.uc_mcontext.gregs[REG_RIP] = (greg_t)(asgst_test_framed_leaf + AFTER_PUSH_OFFSET);
-        made.uc_mcontext.gregs[REG_RSP] = sp - 16;
+        CTX_PC(&made) = (greg_t)(asgst_test_framed_leaf + AFTER_PUSH_OFFSET);
+        CTX_SP(&made) = sp - 16;
         break;
       case AT_RET:
-        made.uc_mcontext.gregs[REG_RIP] = (greg_t)(asgst_test_framed_leaf + RET_OFFSET);
-        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        CTX_PC(&made) = (greg_t)(asgst_test_framed_leaf + RET_OFFSET);
+        CTX_SP(&made) = sp - 8 * CALL_WORDS;
         break;
       case FRAMELESS:
       case FRAMELESS_OLDER_FP:
-        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
-        made.uc_mcontext.gregs[REG_RSP] = sp - 8;
+        CTX_PC(&made) = (greg_t)asgst_test_frameless_leaf;
+        CTX_SP(&made) = sp - 8 * CALL_WORDS;
         break;
       case AFTER_SAVE:
       case AFTER_SAVE_OLDER_FP:
         for (i = 0; i < SAVED_WORDS; i++) {
-          below[-1 - i] = uc->uc_mcontext.gregs[REG_R8 + i];  /* live registers, saved */
+          below[-1 - i] = CTX_SAVED(uc, i);  /* live registers, saved */
         }
-        below[-1 - SAVED_WORDS] = pc;
-        made.uc_mcontext.gregs[REG_RIP] = (greg_t)asgst_test_frameless_leaf;
-        made.uc_mcontext.gregs[REG_RSP] = sp - 8 * (SAVED_WORDS + 1);
+        if (CALL_WORDS > 0) {
+          below[-1 - SAVED_WORDS] = pc;
+        }
+        CTX_PC(&made) = (greg_t)asgst_test_frameless_leaf;
+        CTX_SP(&made) = sp - 8 * (SAVED_WORDS + CALL_WORDS);
         break;
       case INTERPRETER_ENTRY:
         /* As if the compiled frame had called an interpreted method through
            the c2i adapter, and the interpreter ran its entry, before the
-           callee's frame: arguments, then the return address, below sp; pc
-           in the interpreter (where the older interpreted frame returns to). */
+           callee's frame: arguments, then the return address (aarch64: in
+           x30), below sp; pc in the interpreter (where the older interpreted
+           frame returns to). */
         for (i = 0; i < C2I_ARG_WORDS; i++) {
           below[-1 - i] = (greg_t)i;
         }
-        below[-1 - C2I_ARG_WORDS] = pc;
-        made.uc_mcontext.gregs[REG_RIP] = older_pc;
-        made.uc_mcontext.gregs[REG_RSP] = sp - 8 * (C2I_ARG_WORDS + 1);
+        if (CALL_WORDS > 0) {
+          below[-1 - C2I_ARG_WORDS] = pc;
+        }
+        CTX_PC(&made) = older_pc;
+        CTX_SP(&made) = sp - 8 * (C2I_ARG_WORDS + CALL_WORDS);
         break;
     }
     run_walk(&made, &fake);

@@ -40,6 +40,21 @@
 
 enum Tag { OTHER, CALLEE, LOOP, DESCEND, MAIN };
 
+/* The interrupted registers, and those kept for diagnostics. */
+#if defined(__x86_64__)
+#define CTX_PC(uc) ((uc)->uc_mcontext.gregs[REG_RIP])
+#define CTX_SP(uc) ((uc)->uc_mcontext.gregs[REG_RSP])
+#define CTX_FP(uc) ((uc)->uc_mcontext.gregs[REG_RBP])
+#define DIAG_REGS NGREG
+#define DIAG_REG(uc, i) ((uc)->uc_mcontext.gregs[i])
+#elif defined(__aarch64__)
+#define CTX_PC(uc) ((uc)->uc_mcontext.pc)
+#define CTX_SP(uc) ((uc)->uc_mcontext.sp)
+#define CTX_FP(uc) ((uc)->uc_mcontext.regs[29])
+#define DIAG_REGS 31  /* x0 to x30 */
+#define DIAG_REG(uc, i) ((uc)->uc_mcontext.regs[i])
+#endif
+
 static volatile int in_loop;
 static int depth;
 static volatile long walks, refused, wrong, at_return_address;
@@ -65,7 +80,7 @@ typedef struct {
   char name[MAX_FRAMES][DIAG_NAME];
 } DiagTrace;
 typedef struct {
-  unsigned long pc, sp, fp, regs[NGREG];
+  unsigned long pc, sp, fp, regs[DIAG_REGS];
   long walk_number, loop_number;
   int native_phase;
   DiagTrace java, all;  /* the walk that was checked, and one with non-Java frames */
@@ -130,11 +145,11 @@ static void diag_record(DiagWalk* kept, volatile int* count, const ucontext_t* u
     return;
   }
   d = &kept[n];
-  d->pc = (unsigned long)uc->uc_mcontext.gregs[REG_RIP];
-  d->sp = (unsigned long)uc->uc_mcontext.gregs[REG_RSP];
-  d->fp = (unsigned long)uc->uc_mcontext.gregs[REG_RBP];
-  for (i = 0; i < NGREG; i++) {
-    d->regs[i] = (unsigned long)uc->uc_mcontext.gregs[i];
+  d->pc = (unsigned long)CTX_PC(uc);
+  d->sp = (unsigned long)CTX_SP(uc);
+  d->fp = (unsigned long)CTX_FP(uc);
+  for (i = 0; i < DIAG_REGS; i++) {
+    d->regs[i] = (unsigned long)DIAG_REG(uc, i);
   }
   d->walk_number = walk_number;
   d->loop_number = loops_entered;
@@ -205,7 +220,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
      interrupted malloc (seen once). Only the sampled thread gets this signal,
      and SIGPROF is blocked while its handler runs. */
   static AsgstTestTrace walk;
-  greg_t pc = ((ucontext_t*)ucontext)->uc_mcontext.gregs[REG_RIP];
+  greg_t pc = CTX_PC((ucontext_t*)ucontext);
   (void)signo; (void)info;
   if (!__atomic_load_n(&in_loop, __ATOMIC_ACQUIRE)) {
     return;
@@ -325,6 +340,7 @@ static void diag_print_walks(const char* what, const DiagWalk* kept, int n) {
             d->loop_number, d->native_phase);
     diag_describe_word(d->pc, d, where, sizeof(where));
     fprintf(stderr, "  context pc 0x%lx%s sp 0x%lx fp 0x%lx\n", d->pc, where, d->sp, d->fp);
+#if defined(__x86_64__)
     fprintf(stderr, "  regs rax 0x%llx rbx 0x%llx rcx 0x%llx rdx 0x%llx rsi 0x%llx rdi 0x%llx\n",
             (unsigned long long)d->regs[REG_RAX], (unsigned long long)d->regs[REG_RBX],
             (unsigned long long)d->regs[REG_RCX], (unsigned long long)d->regs[REG_RDX],
@@ -334,6 +350,17 @@ static void diag_print_walks(const char* what, const DiagWalk* kept, int n) {
             (unsigned long long)d->regs[REG_R10], (unsigned long long)d->regs[REG_R11],
             (unsigned long long)d->regs[REG_R12], (unsigned long long)d->regs[REG_R13],
             (unsigned long long)d->regs[REG_R14], (unsigned long long)d->regs[REG_R15]);
+#elif defined(__aarch64__)
+    /* x30 (lr) holds the return address in a prologue, after an epilogue and in a leaf. */
+    for (i = 0; i < DIAG_REGS; i += 8) {
+      int r;
+      fprintf(stderr, "  regs");
+      for (r = i; r < i + 8 && r < DIAG_REGS; r++) {
+        fprintf(stderr, " x%d 0x%lx", r, d->regs[r]);
+      }
+      fprintf(stderr, "\n");
+    }
+#endif
     diag_print_trace("walk checked", &d->java, d->java_kind, d->java_state);
     diag_print_trace("walk with non-Java frames", &d->all, d->all_kind, d->all_state);
     fprintf(stderr, "  code from pc-%d:", DIAG_CODE_BEFORE);
