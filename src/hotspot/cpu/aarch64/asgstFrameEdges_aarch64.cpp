@@ -642,6 +642,13 @@ bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, in
   return true;
 }
 
+// GCC saves the record at the bottom of the frame, below the locals and the
+// saved registers: how far the caller's sp lies above it only the unwind
+// information tells.
+bool AsgstFrameEdges::c_frame_record_gives_caller_sp() {
+  return false;
+}
+
 // A call leaves the return address in lr.
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return false;

@@ -343,6 +343,11 @@ bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, in
   return true;
 }
 
+// The record lies just below the caller's sp.
+bool AsgstFrameEdges::c_frame_record_gives_caller_sp() {
+  return true;
+}
+
 // A call pushes its return address.
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return true;

@@ -44,6 +44,10 @@ bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, in
   return false;
 }
 
+bool AsgstFrameEdges::c_frame_record_gives_caller_sp() {
+  return false;
+}
+
 bool AsgstFrameEdges::return_address_at_callee_sp() {
   return false;
 }

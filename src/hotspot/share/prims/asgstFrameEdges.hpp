@@ -97,6 +97,9 @@ class AsgstFrameEdges : AllStatic {
   // computed; the caller reads them. False where the layout is not known.
   static bool c_frame_record(intptr_t* fp, intptr_t** return_address, intptr_t** saved_fp,
                              intptr_t** caller_sp);
+  // Whether that caller's sp is exact; otherwise it is the least the
+  // caller's sp can be (the record lies below the function's locals).
+  static bool c_frame_record_gives_caller_sp();
 
   // Whether a call leaves the return address at the callee's sp, where a
   // walk may look for a compiled caller of code that has no frame. Where it

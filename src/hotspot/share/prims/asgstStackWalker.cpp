@@ -43,6 +43,7 @@
 #include "runtime/registerMap.hpp"
 #include "runtime/safefetch.hpp"
 #include "runtime/stackWatermarkSet.inline.hpp"
+#include "runtime/stubRoutines.hpp"
 #include "utilities/align.hpp"
 
 const int AsgstStackWalker::no_scope = DebugInformationRecorder::serialized_null;
@@ -677,9 +678,23 @@ bool AsgstStackWalker::crosses_continuation_entry(intptr_t* callee_sp, intptr_t*
   return entry != nullptr && callee_sp <= (intptr_t*)entry && caller_sp > (intptr_t*)entry;
 }
 
+// Whether a compiled method at pc, a return address in its prologue (the
+// call of its nmethod entry barrier's stub), has its frame built: HotSpot
+// counts its frame complete only after the prologue, but the instructions
+// from pc to there leave sp and the frame record as they are (AsgstFrameEdges).
+static bool is_frame_built_at_prologue_call(const nmethod* nm, address pc) {
+  int saved_fp_slot;
+  int caller_sp_words;
+  int slot = AsgstFrameEdges::return_address_slot(nm, pc, &saved_fp_slot, &caller_sp_words);
+  return !nm->is_frame_complete_at(pc) && nm->frame_size() > 0 && caller_sp_words == nm->frame_size() &&
+         slot == nm->frame_size() - 1;
+}
+
 // The caller of f where frame::safe_for_sender refuses it although it is
 // sound: an FFM upcall stub (Java called from C through FFM), the compiled
-// caller of a runtime stub at a last Java frame anchor (at_anchor), or a
+// caller of a runtime stub at a last Java frame anchor (at_anchor), the
+// caller of a compiled frame whose prologue called the nmethod entry
+// barrier (which, on aarch64, anchors the thread at that frame), or a
 // compiled frame marked for deoptimization, whose return address was
 // redirected to its deoptimization handler. All lie in generated code with
 // known layouts; the return address and saved frame pointer lie just below
@@ -717,6 +732,13 @@ bool AsgstStackWalker::caller_refused_by_sender_check(const frame& f, bool at_an
     return true;
   }
   nmethod* nm = cb->as_nmethod_or_null();
+  nmethod* own = f.is_interpreted_frame() ? nullptr : f.cb()->as_nmethod_or_null();
+  if (own != nullptr && is_frame_built_at_prologue_call(own, f.pc()) &&
+      (Interpreter::contains(pc) || StubRoutines::returns_to_call_stub(pc) ||
+       (nm != nullptr && nm->insts_contains_inclusive(pc) && !nm->is_deopt_entry(pc) && !nm->is_deopt_mh_entry(pc)))) {
+    *caller = frame(sender_sp, sender_unextended_sp, saved_fp, pc);
+    return true;
+  }
   if (at_anchor && f.cb()->is_runtime_stub() && nm != nullptr && nm->insts_contains_inclusive(pc) &&
       !nm->is_deopt_entry(pc) && !nm->is_deopt_mh_entry(pc)) {
     // A runtime stub that called into the VM (C1's and C2's allocation,

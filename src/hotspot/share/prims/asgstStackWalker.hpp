@@ -196,6 +196,7 @@ class AsgstStackWalker : public StackObj {
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
   bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const;
+  bool generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
                              frame* result);
   bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp);

@@ -257,6 +257,15 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
 int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable) {
   JavaFrameAnchor* anchor = thread->frame_anchor();
   frame top;
+  // A freeze anchors the thread at its continuation's entry as it unwinds
+  // the frames it froze to the heap, writing the anchor's sp before its pc:
+  // interrupted between, the sp is the entry's and the pc still that of the
+  // frame that began the freeze, which lies elsewhere.
+  const ContinuationEntry* entry = thread->last_continuation();
+  if (entry != nullptr && anchor->last_Java_sp() == entry->entry_sp() &&
+      anchor->last_Java_pc() != ContinuationEntry::entry_pc()) {
+    return ASGST_FRAMES_IN_HEAP;
+  }
   if (!thread->has_last_Java_frame() ||
       !java_frame_from_anchor(anchor->last_Java_sp(), anchor->last_Java_fp(), anchor->last_Java_pc(), &top)) {
     // No Java frames: a thread attached from C, or one that has not called Java yet.
@@ -303,12 +312,14 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
     return ASGST_FRAMES_IN_HEAP;
   }
   bool along_chain = true;
+  bool sp_from_record = false;  // the chain's last step read a C frame's record
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
     bool found = leaf_frames == 0 && (AsgstFrameEdges::caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
                  thread->is_in_usable_stack((address)caller.sp);
     along_chain = leaf_frames < max_leaf_frames && (found || native_caller(f, &caller));
     if (along_chain) {
+      sp_from_record = !found;
       f = caller;
     }
   }
@@ -318,6 +329,10 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   if (along_chain && AsgstThawStubs::contain(f.pc)) {
     return ASGST_FRAMES_IN_HEAP;
+  }
+  if (along_chain && sp_from_record && !AsgstFrameEdges::c_frame_record_gives_caller_sp() &&
+      !generated_caller_of_record(thread, &f)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
   }
   if (!along_chain || !is_frame_pc(f.sp, f.pc) || !generated_frame_at(thread, f, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
@@ -378,6 +393,26 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
       return;
     }
   }
+}
+
+// The sp of generated code that called a C function whose frame record
+// does not tell where its caller's sp lies (AsgstFrameEdges), only the
+// least it can be (f->sp). Known where the generated code keeps its own
+// frame record at the top of its frame and its frame pointer at that record
+// (the stubs that build their frames with enter(), and compiled code with
+// PreserveFramePointer): the C function saved that frame pointer (f->fp).
+bool AsgstStackWalker::generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const {
+  CodeBlob* cb = CodeCache::find_blob(f->pc);
+  if (cb == nullptr || f->fp == nullptr || !is_aligned(f->fp, wordSize) || cb->frame_size() < frame::sender_sp_offset ||
+      (cb->is_nmethod() && !PreserveFramePointer)) {
+    return false;  // compiled code may keep anything in the frame pointer register
+  }
+  intptr_t* sp = f->fp + frame::sender_sp_offset - cb->frame_size();
+  if (sp < f->sp || sp > f->sp + max_saved_register_words || !thread->is_in_usable_stack((address)sp)) {
+    return false;
+  }
+  f->sp = sp;
+  return true;
 }
 
 // The frame of generated code at f, if the sender check takes it. f.pc must
