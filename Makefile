@@ -22,6 +22,9 @@
 #                          (aarch64 arm ppc64le s390x riscv64 cross-compiled, x86_64's
 #                          zero and minimal), one line per target; PORTS="aarch64 arm"
 #                          builds only those (make/asgst/build-ports.sh)
+#   make test-aarch64      the ASGST gtests and jtreg tests on an aarch64 image, cross-built
+#                          and run under qemu-user (make/asgst/test-aarch64.sh); TEST=...
+#                          runs those jtreg tests only
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images and make test, each step timed
 #   make <target>          any other target of OpenJDK's make, in the workspace
@@ -58,7 +61,7 @@ ifeq ($(TEST),$(ASGST_TESTS))
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse results jdk-without-asgst ports
+  rehearse results jdk-without-asgst ports test-aarch64
 
 Makefile: ;
 
@@ -98,6 +101,9 @@ endif
 PORTS ?=
 ports: $(CONFIG)
 	@$(ASGST_DIR)/build-ports.sh $(PORTS)
+
+test-aarch64: prepare
+	@AARCH64_TESTS="$(filter-out $(ASGST_TESTS),$(TEST))" $(ASGST_DIR)/test-aarch64.sh
 
 test-stress: prepare
 	@$(if $(WORKLOADS),rm -f $(foreach w,$(WORKLOADS),$(STRESS_REPORTS)/$(w)-*.txt),rm -rf $(STRESS_REPORTS))

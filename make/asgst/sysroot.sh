@@ -18,10 +18,11 @@ asgst_step "the $arch sysroot"
 
 # What OpenJDK's configure checks for (X11, CUPS, fontconfig, ALSA, FreeType,
 # libffi for the zero VM) and the libraries whose bundled copies the pinned
-# tarball lacks. libc6-dev and libstdc++ come with them.
+# tarball lacks. libc6-dev and libstdc++ come with them. Boost.Context: the
+# ASGST tests' foreign-stack library, which the aarch64 tests build.
 packages="libc6-dev libstdc++-14-dev libasound2-dev libcups2-dev libfontconfig-dev libfreetype-dev
   libx11-dev libxext-dev libxrender-dev libxrandr-dev libxtst-dev libxt-dev libffi-dev
-  zlib1g-dev libgif-dev libpng-dev libjpeg-dev libpcsclite-dev"
+  zlib1g-dev libgif-dev libpng-dev libjpeg-dev libpcsclite-dev libboost-context-dev"
 want_stamp=$(echo "$DEBIAN_SUITE $arch $packages" | sha256sum | cut -d' ' -f1)
 if [ -f "$dir/.asgst-sysroot" ] && [ "$(cat "$dir/.asgst-sysroot")" = "$want_stamp" ]; then
   echo "$dir"

@@ -1,0 +1,249 @@
+#!/usr/bin/env bash
+# make test-aarch64: the ASGST tests on aarch64, under user-mode emulation.
+# Cross-builds the JDK image with the project's patches for aarch64 (CONF
+# aarch64-LEVEL, against the Debian arm64 sysroot of make/asgst/sysroot.sh, with
+# the x86_64 image as its Build JDK), makes a copy of it whose executables start
+# the aarch64 ones under qemu-user (this machine has no binfmt_misc), and runs
+# on it: the asgst gtests, then the jtreg group hotspot_asgst (fuzz/ in rounds
+# of its own until the walk goal). jtreg itself runs on the boot JDK and
+# compiles with the x86_64 image. Tests that cannot run under emulation are in
+# test/hotspot/jtreg/ProblemList-asgst-qemu.txt, each with its reason.
+# Prints one line per step, then "N passed, N failed"; exits non-zero unless
+# all passed. doc/building.md, "Other CPUs", says how long it takes.
+#
+# Knobs (environment):
+#   AARCH64_STEPS        "build gtest jtreg fuzz"   the steps to run
+#   AARCH64_TESTS        jtreg tests instead of the group (no fuzz rounds)
+#   AARCH64_JOBS         2        emulated test VMs at once
+#   AARCH64_FUZZ_CALLS   10000000 fuzzed calls the fuzz rounds must reach
+#   AARCH64_FUZZ_SECONDS 240      seconds of fuzzing per test id and round
+#   AARCH64_QEMU_CPU     max      qemu's CPU model (max: with pointer authentication)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+asgst_step "the aarch64 tests"
+load_config
+
+steps=" ${AARCH64_STEPS:-build gtest jtreg fuzz} "
+tests=${AARCH64_TESTS:-}
+jobs=${AARCH64_JOBS:-2}
+fuzz_goal=${AARCH64_FUZZ_CALLS:-10000000}
+fuzz_seconds=${AARCH64_FUZZ_SECONDS:-240}
+qemu_cpu=${AARCH64_QEMU_CPU:-max}
+# Emulation runs generated code 10-30 times slower; a test's own time bounds
+# (timeouts, sampling windows) get jtreg's factor.
+timeout_factor=10
+
+start=$(date +%s)
+conf="aarch64-$ASGST_DEBUG_LEVEL"
+jdk="$ASGST_WORKSPACE/jdk"
+out="$jdk/build/$conf"
+sysroot="$(asgst_cache_dir)/sysroot-arm64"
+in_env="$ASGST_REPO/make/asgst/in-env"
+x86_image="$jdk/build/$ASGST_CONF/images/jdk"
+qjdk="$out/images/jdk-qemu"
+test_image="$out/images/test"
+qemu=/usr/bin/qemu-aarch64
+guest_root="$out/qemu-root"
+# The same with the checks of make test preloaded (run-tests.sh): the tests'
+# signal-safety library and glibc's malloc debugging. The guest's ld.so reads
+# the root's /etc/ld.so.preload; an LD_PRELOAD would reach the host programs
+# that tests start too, which cannot load aarch64 libraries.
+checked_root="$out/qemu-root-checked"
+results="$out/test-results/aarch64"
+# The sysroot holds the guest's libraries: visible inside the build environment.
+export ASGST_ENV_BIND="${ASGST_ENV_BIND:-} $sysroot"
+
+passed=0 failed=0
+has_step() { case "$steps" in *" $1 "*) return 0 ;; esac; return 1; }
+elapsed() { local s=$(( $(date +%s) - $1 )); printf '%d:%02d' $((s / 60)) $((s % 60)); }
+count() {  # what passed failed [note]
+  passed=$((passed + $2)) failed=$((failed + $3))
+  echo "aarch64 $1: $2 passed, $3 failed${4:+ ($4)}"
+}
+first_error() { grep -m1 -E 'error:|Error [0-9]+|\*\*\* ' "$1" || tail -1 "$1"; }
+
+# 1. The images: x86_64 first (the Build JDK and the compile JDK must be of
+#    this tree), then aarch64 with the ASGST tests' native libraries and gtests.
+build() {
+  local t0 log args wanted
+  t0=$(date +%s)
+  if [ "$ASGST_ENV" = debian13 ]; then
+    "$ASGST_REPO/make/asgst/build-env.sh" "$ASGST_ENV_DIR" env-packages-ports.txt || exit 1
+  fi
+  "$ASGST_REPO/make/asgst/sysroot.sh" arm64 "$sysroot" > /dev/null || exit 1
+  "$ASGST_REPO/make/asgst/sync-workspace.sh" || exit 1
+  log="$ASGST_WORKSPACE/build-$ASGST_CONF-images.log"
+  MAKEFLAGS= MFLAGS= "$in_env" make -C "$jdk" CONF="$ASGST_CONF" images > "$log" 2>&1 ||
+    die "make images ($ASGST_CONF): $(first_error "$log") (log: $log)"
+  args=(
+    --with-conf-name="$conf"
+    --openjdk-target=aarch64-linux-gnu --with-sysroot="$sysroot"
+    --with-boot-jdk="$ASGST_BOOT_JDK" --with-build-jdk="$x86_image"
+    --with-debug-level="$ASGST_DEBUG_LEVEL" --with-jvm-variants=server
+    --with-native-debug-symbols=none --disable-warnings-as-errors --enable-ccache
+    --with-gtest=/usr/src/googletest --with-jtreg=/usr/share/jtreg
+    --with-version-build="$UPSTREAM_BUILD" --with-version-pre= --with-version-opt=asgst
+    --with-zlib=system --with-giflib=system --with-libpng=system --with-libjpeg=system
+    --with-extra-cflags="-I$sysroot/usr/include/PCSC"
+  )
+  wanted="${args[*]} $(cat "$jdk"/make/autoconf/*.m4 | sha256sum | cut -c1-16)"
+  if [ ! -f "$out/spec.gmk" ] || [ "$(cat "$out/asgst-configure-args" 2>/dev/null)" != "$wanted" ]; then
+    log="$ASGST_WORKSPACE/configure-$conf.log"
+    info "running OpenJDK's configure for $conf"
+    (cd "$jdk" && "$in_env" bash configure "${args[@]}") > "$log" 2>&1 ||
+      die "configure for $conf: $(grep -m1 'configure: error' "$log" || tail -1 "$log") (log: $log)"
+    echo "$wanted" > "$out/asgst-configure-args"
+  fi
+  log="$ASGST_WORKSPACE/build-$conf.log"
+  MAKEFLAGS= MFLAGS= ASGST_NATIVE_TESTS_ONLY=true "$in_env" make -C "$jdk" CONF="$conf" \
+      images test-image-hotspot-jtreg-native test-image-hotspot-gtest > "$log" 2>&1 ||
+    die "make images for $conf: $(first_error "$log") (log: $log)"
+  info "built $out/images ($(elapsed "$t0"))"
+}
+
+# 2. The emulated image: a copy (hard links) whose ELF executables are
+#    scripts that start them under qemu, so that test.jdk/bin/java, the
+#    processes a test starts and lib/jspawnhelper all run emulated. The
+#    guest's root (ASGST_QEMU_ROOT, by default the plain one) holds only the
+#    sysroot's libraries; every other path (/tmp, /proc, the workspace) is
+#    the host's.
+write_wrapper() {  # file target
+  cat > "$1" <<EOF
+#!/bin/sh
+# Runs the aarch64 program $2 under qemu-user (make/asgst/test-aarch64.sh).
+exec $qemu -L "\${ASGST_QEMU_ROOT:-$guest_root}" -cpu $qemu_cpu -0 "\$0" "$2" "\$@"
+EOF
+  chmod 755 "$1"
+}
+
+make_root() {  # dir [preloaded library...]
+  rm -rf "$1"
+  mkdir -p "$1/usr"
+  ln -s "$sysroot/usr/lib" "$1/usr/lib"
+  ln -s usr/lib "$1/lib"
+  if [ $# -gt 1 ]; then
+    mkdir -p "$1/etc"
+    printf '%s\n' "${@:2}" > "$1/etc/ld.so.preload"
+  fi
+}
+
+wrap() {
+  local f
+  [ -x "$out/images/jdk/bin/java" ] || die "no aarch64 image in $out/images/jdk (AARCH64_STEPS without build)"
+  make_root "$guest_root"
+  make_root "$checked_root" "$test_image/hotspot/jtreg/native/libAsgstSignalSafety.so" libc_malloc_debug.so.0
+  rm -rf "$qjdk"
+  cp -al "$out/images/jdk" "$qjdk"
+  for f in "$qjdk"/bin/* "$qjdk"/lib/jspawnhelper "$qjdk"/lib/jexec; do
+    [ -f "$f" ] && [ "$(head -c 4 "$f" | tail -c 3)" = ELF ] || continue
+    mv "$f" "$f.aarch64"
+    write_wrapper "$f" "$f.aarch64"
+  done
+  # A cross build makes no CDS archive: without one every emulated VM start
+  # would load its classes from lib/modules. The same dump as make images'.
+  "$in_env" "$qjdk/bin/java" -Xshare:dump -Xmx128M -Xms128M -Xlog:cds=off > "$out/qemu-cds.log" 2>&1 ||
+    info "no CDS archive (log: $out/qemu-cds.log)"
+  "$in_env" "$qjdk/bin/java" -XshowSettings:properties -version 2>&1 | grep -q 'os.arch = aarch64' ||
+    die "$qjdk/bin/java does not run as aarch64"
+}
+
+# 3. The asgst gtests, as OpenJDK's RunTests.gmk runs gtestLauncher.
+run_gtest() {
+  local t0 log run pass fail
+  t0=$(date +%s)
+  mkdir -p "$results"
+  log="$results/gtest.txt"
+  (cd "$results" && "$in_env" timeout 3600 "$qemu" -L "$guest_root" -cpu "$qemu_cpu" \
+      "$test_image/hotspot/gtest/server/gtestLauncher" -jdk "$qjdk" "--gtest_filter=asgst*") > "$log" 2>&1
+  run=$(sed -nE 's/^\[==========\] ([0-9]+) tests? from .* ran.*/\1/p' "$log")
+  pass=$(sed -nE 's/^\[  PASSED  \] ([0-9]+) tests?\./\1/p' "$log")
+  fail=$(sed -nE 's/^\[  FAILED  \] ([0-9]+) tests?, listed below.*/\1/p' "$log")
+  run=${run:-0} pass=${pass:-0} fail=${fail:-0}
+  # A crash or a hang leaves tests neither passed nor failed.
+  [ "$run" -gt 0 ] && [ $((pass + fail)) = "$run" ] || fail=$((fail + 1))
+  count "gtest:asgst ($(elapsed "$t0"))" "$pass" "$fail" "log: $log"
+}
+
+# 4. jtreg on the boot JDK; the emulated image is the test JDK.
+run_jtreg() {  # name jtreg-args... tests...
+  local name=$1 work="$out/test-support/aarch64-$1" report="$results/$1"
+  shift
+  rm -rf "$work" "$report"
+  mkdir -p "$work/tmp" "$report"
+  (cd "$work" && "$in_env" "$ASGST_BOOT_JDK/bin/java" -jar /usr/share/jtreg/lib/jtreg.jar \
+      -agentvm -concurrency:"$jobs" -timeoutFactor:"$timeout_factor" -verbose:summary \
+      -retain:fail,error -automatic -ignore:quiet \
+      -testjdk:"$qjdk" -compilejdk:"$x86_image" -nativepath:"$test_image/hotspot/jtreg/native" \
+      -vmoption:-Djava.io.tmpdir="$work/tmp" -e:TEST_IMAGE_DIR="$test_image" \
+      -e:ASGST_QEMU_ROOT="$checked_root",MALLOC_PERTURB_=165,MALLOC_CHECK_=3 \
+      -e:CC=aarch64-linux-gnu-gcc,CXX=aarch64-linux-gnu-g++ \
+      -exclude:"$jdk/test/hotspot/jtreg/ProblemList.txt" \
+      -exclude:"$jdk/test/hotspot/jtreg/ProblemList-asgst-qemu.txt" \
+      -dir:"$jdk" -workDir:"$work" -reportDir:"$report" "$@") > "$report/jtreg.log" 2>&1
+}
+
+# A pass's counts, "passed failed": tests excluded by a problem list or
+# whose @requires does not hold on aarch64 do not count; a pass that ran
+# nothing, or left no report, fails.
+jtreg_counts() {  # report dir
+  local stats="$1/text/stats.txt" p f
+  [ -f "$stats" ] || { echo "0 1"; return; }
+  p=$(grep -o 'passed: [0-9]*' "$stats" | grep -o '[0-9]*$' || echo 0)
+  f=$(grep -oE '(failed|error): [0-9]*' "$stats" | grep -o '[0-9]*$' | paste -sd+ | bc)
+  f=${f:-0}
+  [ $((p + f)) -gt 0 ] || f=1
+  echo "$p $f"
+}
+
+run_group() {
+  local t0 p f
+  t0=$(date +%s)
+  if [ -n "$tests" ]; then
+    # shellcheck disable=SC2086
+    run_jtreg selection $tests
+    read -r p f <<<"$(jtreg_counts "$results/selection")"
+    count "jtreg $tests ($(elapsed "$t0"))" "$p" "$f" "report: $results/selection"
+    return
+  fi
+  # fuzz/ has rounds of its own.
+  mkdir -p "$out/test-support"
+  echo "serviceability/asgst/fuzz/AsgstFuzzContexts.java 0000000 generic-all" > "$out/test-support/aarch64-own-rounds.txt"
+  run_jtreg group -exclude:"$out/test-support/aarch64-own-rounds.txt" test/hotspot/jtreg:hotspot_asgst
+  read -r p f <<<"$(jtreg_counts "$results/group")"
+  count "jtreg hotspot_asgst without fuzz/ ($(elapsed "$t0"))" "$p" "$f" "report: $results/group"
+}
+
+# 5. fuzz/ in rounds until its fuzzed calls (each id prints "N fuzzed calls,
+#    ..."; each a walk or another call of profile.h on a true or garbage
+#    context or handle) reach the goal.
+run_fuzz() {
+  local t0 round=0 walks=0 p f rp=0 rf=0 w
+  t0=$(date +%s)
+  while [ "$walks" -lt "$fuzz_goal" ] && [ "$round" -lt 20 ]; do
+    round=$((round + 1))
+    run_jtreg "fuzz-$round" -javaoption:-Dasgst.fuzz.seconds="$fuzz_seconds" \
+        test/hotspot/jtreg/serviceability/asgst/fuzz
+    read -r p f <<<"$(jtreg_counts "$results/fuzz-$round")"
+    rp=$((rp + p)) rf=$((rf + f))
+    w=$(cat "$out/test-support/aarch64-fuzz-$round"/serviceability/asgst/fuzz/*.jtr 2>/dev/null |
+        sed -nE 's/^([0-9]+) fuzzed calls, .*/\1/p' | paste -sd+ | bc)
+    walks=$((walks + ${w:-0}))
+    echo "aarch64 fuzz round $round: ${w:-0} fuzzed calls, $p passed, $f failed"
+    [ "${w:-0}" -gt 0 ] || break
+  done
+  count "fuzz/ ($round rounds, $(elapsed "$t0"))" "$rp" "$rf"
+  if [ "$walks" -ge "$fuzz_goal" ]; then
+    count "fuzz goal" 1 0 "$walks fuzzed calls of $fuzz_goal"
+  else
+    count "fuzz goal" 0 1 "$walks fuzzed calls of $fuzz_goal"
+  fi
+}
+
+has_step build && build
+wrap
+has_step gtest && run_gtest
+has_step jtreg && run_group
+[ -n "$tests" ] || ! has_step fuzz || run_fuzz
+echo "aarch64 tests: $(elapsed "$start")"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]
