@@ -189,8 +189,7 @@ jtreg_counts() {  # report dir
   local stats="$1/text/stats.txt" p f
   [ -f "$stats" ] || { echo "0 1"; return; }
   p=$(grep -o 'passed: [0-9]*' "$stats" | grep -o '[0-9]*$' || echo 0)
-  f=$(grep -oE '(failed|error): [0-9]*' "$stats" | grep -o '[0-9]*$' | paste -sd+ | bc)
-  f=${f:-0}
+  f=$(grep -oE '(failed|error): [0-9]*' "$stats" | awk '{ s += $2 } END { print s + 0 }')
   [ $((p + f)) -gt 0 ] || f=1
   echo "$p $f"
 }
@@ -226,7 +225,7 @@ run_fuzz() {
     read -r p f <<<"$(jtreg_counts "$results/fuzz-$round")"
     rp=$((rp + p)) rf=$((rf + f))
     w=$(cat "$out/test-support/aarch64-fuzz-$round"/serviceability/asgst/fuzz/*.jtr 2>/dev/null |
-        sed -nE 's/^([0-9]+) fuzzed calls, .*/\1/p' | paste -sd+ | bc)
+        sed -nE 's/^([0-9]+) fuzzed calls, .*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
     walks=$((walks + ${w:-0}))
     echo "aarch64 fuzz round $round: ${w:-0} fuzzed calls, $p passed, $f failed"
     [ "${w:-0}" -gt 0 ] || break
