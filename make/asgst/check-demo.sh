@@ -17,15 +17,25 @@
 # Prints PASS or FAIL per check, then "N passed, N failed"; exits non-zero unless
 # all passed.
 # Usage: make/asgst/check-demo.sh [IMAGE]   (default: the workspace's image)
+# For an image of another CPU run under an emulator (make test-aarch64):
+#   DEMO_CMAKE_ARGS  further arguments of CMake (a cross compiler)
+#   DEMO_JAVAC       the javac that compiles the workload (default the image's)
+#   DEMO_RUN_ENV     the environment of the runs on the image (default: the
+#                    signal-safety library preloaded, when the image has tests)
+#   DEMO_STOCK_JDK   the stock JDK of the fallback run; "none" skips it, saying so
+#   DEMO_OUT         where the build and the runs go (default in the workspace)
+#   DEMO_TIME_FACTOR how many times longer the workload runs (default 1): an
+#                    emulator runs it many times slower
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 load_config
 image=${1:-$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk}
-out="$ASGST_WORKSPACE/check-demo"
+out="${DEMO_OUT:-$ASGST_WORKSPACE/check-demo}"
 agent="$out/build/libasgstprof.so"
 # A JDK without the API: the boot JDK, a stock OpenJDK.
-stock_jdk=${ASGST_BOOT_JDK:-$BOOT_JDK_DIR}
+stock_jdk=${DEMO_STOCK_JDK:-${ASGST_BOOT_JDK:-$BOOT_JDK_DIR}}
 in_env="$ASGST_REPO/make/asgst/in-env"
+time_factor=${DEMO_TIME_FACTOR:-1}
 passed=0 failed=0
 # The runs on the image load the tests' signal-safety library
 # (test/hotspot/jtreg/serviceability/asgst/signalsafety/) and have it check
@@ -35,7 +45,11 @@ passed=0 failed=0
 # Without the test image (make demo's image only) the runs go unchecked.
 safety_lib="$(dirname "$image")/test/hotspot/jtreg/native/libAsgstSignalSafety.so"
 safety=()
-[ -f "$safety_lib" ] && safety=(env "LD_PRELOAD=$safety_lib" ASGST_SIGNAL_SAFETY_HANDLERS=1)
+if [ -n "${DEMO_RUN_ENV:-}" ]; then
+  read -ra safety <<<"env $DEMO_RUN_ENV"
+elif [ -f "$safety_lib" ]; then
+  safety=(env "LD_PRELOAD=$safety_lib" ASGST_SIGNAL_SAFETY_HANDLERS=1)
+fi
 
 report() {  # name problem...: PASS without problems, else FAIL with them
   local name=$1
@@ -68,7 +82,7 @@ fi
 check() {  # name options file [extra]
   local options=$2 file="$out/runs/$3"
   "$in_env" "${safety[@]}" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" \
-      -cp "$out/classes" Workload 1 > "$file.log" 2>&1
+      -cp "$out/classes" Workload "$time_factor" > "$file.log" 2>&1
   verify "$1" $? "$(mode_of "$options")" "$file" "${4:-}"
 }
 
@@ -170,23 +184,29 @@ verify() {  # name code mode file extra [log_line]
   report "$name" "${problems[@]}"
 }
 
-# Starts the workload on the image for 4 seconds, loads the agent into it with
-# jcmd as soon as the VM answers, and waits for it to end. One shell in the
-# build environment for both: jcmd finds the VM through /tmp, private to each,
-# by its main class, the only one there.
+# Starts the workload on the image for 4 seconds (times the factor), loads
+# the agent into it with jcmd as soon as the VM answers, and waits for it to
+# end. The VM is named by its pid (the child of timeout): jcmd also finds the
+# VMs of other mount namespaces (through /proc/PID/root), so a main class
+# could name a VM that some other test runs.
 attach() {  # name options file
   local options=$2 file="$out/runs/$3"
   # jcmd reads name=value as an option of its own: the agent's options go in quotes.
   "$in_env" "${safety[@]}" bash -c '
-    bin=$1 classes=$2 agent=$3 options=$4
-    timeout 300 "$bin/java" -cp "$classes" Workload 4 &
+    bin=$1 classes=$2 agent=$3 options=$4 vm=
+    timeout 300 "$bin/java" -cp "$classes" Workload "$5" &
     for _ in $(seq 100); do
-      timeout 60 "$bin/jcmd" Workload VM.uptime > /dev/null 2>&1 && break
+      read -r vm _ < "/proc/$!/task/$!/children"
+      [ -n "$vm" ] && break
       sleep 0.1
     done
-    timeout 60 "$bin/jcmd" Workload JVMTI.agent_load "$agent" "\"$options\""
+    for _ in $(seq 100); do
+      timeout 60 "$bin/jcmd" "$vm" VM.uptime > /dev/null 2>&1 && break
+      sleep 0.1
+    done
+    timeout 60 "$bin/jcmd" "$vm" JVMTI.agent_load "$agent" "\"$options\""
     wait $!' \
-    attach "$image/bin" "$out/classes" "$agent" "$options,file=$file" > "$file.log" 2>&1
+    attach "$image/bin" "$out/classes" "$agent" "$options,file=$file" $((4 * time_factor)) > "$file.log" 2>&1
   verify "$1" $? "$(mode_of "$options")" "$file" ''
 }
 
@@ -209,10 +229,14 @@ else
   # The same agent on a JDK without the API: it says so and falls back to
   # AsyncGetCallTrace, whatever mode was asked.
   file="$out/runs/stock.collapsed"
-  "$in_env" timeout 300 "$stock_jdk/bin/java" -agentpath:"$agent=mode=cpu,interval=1ms,file=$file" \
-      -cp "$out/classes" Workload 1 > "$file.log" 2>&1
-  verify "cpu on a stock JDK, falls back to agct" $? agct "$file" '' \
-      '^asgstprof: this JVM has no ASGST API \(.+\); using AsyncGetCallTrace$'
+  if [ "$stock_jdk" = none ]; then
+    echo "SKIP sample profiler: cpu on a stock JDK: no stock JDK of the image's CPU"
+  else
+    "$in_env" timeout 300 "$stock_jdk/bin/java" -agentpath:"$agent=mode=cpu,interval=1ms,file=$file" \
+        -cp "$out/classes" Workload 1 > "$file.log" 2>&1
+    verify "cpu on a stock JDK, falls back to agct" $? agct "$file" '' \
+        '^asgstprof: this JVM has no ASGST API \(.+\); using AsyncGetCallTrace$'
+  fi
   # The perf engine samples at the interval asked for, where a thread's
   # CPU-time timer fires at most once per scheduler tick. Measured 0.93-0.94
   # of the 10000 samples/s asked for (six runs, cpu, queue and agct); the
