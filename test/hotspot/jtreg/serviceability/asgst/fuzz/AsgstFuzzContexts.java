@@ -122,6 +122,11 @@ public class AsgstFuzzContexts {
     public static void main(String[] args) throws Exception {
         // make test-stress sets the property to run longer than the fast tier's seconds.
         long seconds = Long.getLong("asgst.fuzz.seconds", Long.parseLong(args[0]));
+        // The signals' interval. A handler that runs longer than it starves
+        // the thread it samples, which then never reaches the end of its
+        // seconds: an emulator (make test-aarch64) sets a longer one.
+        int intervalMicros = Integer.getInteger("asgst.fuzz.interval.micros", 200);
+        long signals = seconds * 1_000_000 / intervalMicros;
         boolean virtual = args.length > 1 && args[1].equals("virtual");
         long otherStack = stackAddress();
         long[] result = new long[8];
@@ -129,7 +134,7 @@ public class AsgstFuzzContexts {
             // One carrier (the scheduler's parallelism is 1) runs every
             // virtual thread: the timer that start() makes for the calling
             // thread samples it, whichever virtual thread it runs.
-            Thread.ofVirtual().start(() -> start(200, otherStack)).join();
+            Thread.ofVirtual().start(() -> start(intervalMicros, otherStack)).join();
             Thread[] threads = new Thread[4];
             for (int i = 0; i < threads.length; i++) {
                 final int id = i;
@@ -141,7 +146,7 @@ public class AsgstFuzzContexts {
             Thread.ofVirtual().start(() -> System.arraycopy(stop(), 0, result, 0, result.length)).join();
         } else {
             Thread worker = new Thread(() -> {
-                start(200, otherStack);
+                start(intervalMicros, otherStack);
                 fuzz(seconds);
                 long[] r = stop();
                 System.arraycopy(r, 0, result, 0, r.length);
@@ -165,15 +170,19 @@ public class AsgstFuzzContexts {
         if (virtual && result[5] == 0) {
             throw new RuntimeException("no walk from native code reached frames in the heap");
         }
-        if (result[0] < 20_000 * seconds) {
-            throw new RuntimeException("too few fuzzed calls: " + result[0]);
+        // Each signal makes hundreds of calls (1 to 8 mutated walks of its
+        // frames, and more): 4 a signal (20,000 a second at 200 us) leaves
+        // a loaded machine room.
+        if (result[0] < 4 * signals) {
+            throw new RuntimeException("too few fuzzed calls: " + result[0] + " for " + signals + " signals");
         }
-        // Where frame marks work they must have been set: each signal (about
-        // 5,000 a second) walks the true context, at least the ten frames of
-        // recurse, and tries a mark after each frame with odds of about 1 in
-        // 25 (1/8, the registered owner 7/8, a valid slot 2/5) that succeed on
-        // Java frames but the top; 100 a second leaves a loaded machine room.
-        if (result[4] == 1 && result[2] < 100 * seconds) {
+        // Where frame marks work they must have been set: each signal walks
+        // the true context, at least the ten frames of recurse, and tries a
+        // mark after each frame with odds of about 1 in 25 (1/8, the
+        // registered owner 7/8, a valid slot 2/5) that succeed on Java frames
+        // but the top; one in 50 signals (100 a second at 200 us) leaves a
+        // loaded machine room.
+        if (result[4] == 1 && result[2] < signals / 50) {
             throw new RuntimeException("too few frame marks set: " + result[2]);
         }
     }
