@@ -26,7 +26,8 @@
 #                          and run under qemu-user (make/asgst/test-aarch64.sh); TEST=...
 #                          runs those jtreg tests only
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
-#                          ./configure, make images and make test, each step timed
+#                          ./configure, make images, make test and make ports, each step
+#                          timed; REHEARSAL_PORTS=TARGETS|none
 #   make <target>          any other target of OpenJDK's make, in the workspace
 #
 # Everything runs inside the build environment chosen by ./configure.
@@ -129,9 +130,9 @@ bench: demo
 	@bench/run-overhead-benchmark.sh
 
 # A fresh machine: a fresh clone with a new, empty cache root runs ./configure,
-# make images and make test; prints each step's time (doc/building.md).
+# make images, make test and make ports; prints each step's time (doc/building.md).
 rehearse:
-	@REHEARSAL_DIR="$(REHEARSAL_DIR)" REHEARSAL_KEEP="$(REHEARSAL_KEEP)" $(ASGST_DIR)/rehearse-fresh-machine.sh
+	@REHEARSAL_DIR="$(REHEARSAL_DIR)" REHEARSAL_KEEP="$(REHEARSAL_KEEP)" REHEARSAL_PORTS="$(REHEARSAL_PORTS)" $(ASGST_DIR)/rehearse-fresh-machine.sh
 
 # Any other target goes to OpenJDK's make in the workspace.
 .DEFAULT:
