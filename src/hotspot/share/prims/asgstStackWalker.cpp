@@ -352,10 +352,17 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // (also below the C frames of a leaf call it made) takes the next one, as
     // the debug info is recorded after the call.
+    bool interrupted = call_site == nullptr &&
+                       (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()));
     PcDesc* desc = nm->pc_desc_at(pc);
     bool exact = desc != nullptr;
-    if (desc == nullptr && call_site == nullptr && (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()))) {
+    if (desc == nullptr && interrupted) {
       desc = nm->pc_desc_near(f.pc() + 1);
+    } else if (desc == nullptr) {
+      // A caller's pc without one is no return address: the step read a
+      // stale word of the stack. The walk has lost its way.
+      stop(ASGST_BROKEN_FRAME);
+      return false;
     }
     int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
     if (offset != no_scope) {

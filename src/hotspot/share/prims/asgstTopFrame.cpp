@@ -49,6 +49,15 @@ static bool is_compiled_java_return_address(address pc) {
   return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
 }
 
+// Whether a caller's pc can be the return address it names: in a Java
+// method's compiled code, a call's return address has an exact PcDesc. A
+// stale word of the stack that points into compiled code elsewhere passes
+// the sender checks but has none.
+static bool is_call_return_of(const frame& caller) {
+  nmethod* nm = caller.cb() == nullptr ? nullptr : caller.cb()->as_nmethod_or_null();
+  return nm == nullptr || nm->method() == nullptr || nm->is_native_method() || nm->pc_desc_at(caller.pc()) != nullptr;
+}
+
 // The caller of a compiled method or native wrapper interrupted where its
 // frame is not complete (AsgstFrameEdges): in its prologue, or after its
 // epilogue popped the frame. The caller is the top.
@@ -313,17 +322,23 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   bool along_chain = true;
   bool sp_from_record = false;  // the chain's last step read a C frame's record
+  bool caller_known = false;    // the interrupted function's instructions told its caller's sp
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    bool found = leaf_frames == 0 && (AsgstFrameEdges::caller_of_frameless(f, &caller) || interpreted_caller_at_sp(f, &caller)) &&
+    bool known = leaf_frames == 0 && AsgstFrameEdges::caller_of_frameless(f, &caller);
+    bool found = (known || (leaf_frames == 0 && interpreted_caller_at_sp(f, &caller))) &&
                  thread->is_in_usable_stack((address)caller.sp);
     along_chain = leaf_frames < max_leaf_frames && (found || native_caller(f, &caller));
     if (along_chain) {
       sp_from_record = !found;
+      caller_known = known && found;
       f = caller;
     }
   }
-  if (!is_generated_code(context.pc) &&
+  // Where the instructions told the caller's sp, no other sp is looked for:
+  // a frame made at a lower one (aarch64, after the push of the frame
+  // record) may find a stale return address whose senders reach the chain.
+  if (!is_generated_code(context.pc) && !(caller_known && is_generated_code(f.pc)) &&
       compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
     return 1;
   }
@@ -508,7 +523,7 @@ bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const
       return false;
     }
     frame sender = current.sender(&_map);
-    if (sender.sp() <= current.sp()) {
+    if (sender.sp() <= current.sp() || !is_call_return_of(sender)) {
       return false;  // no way up: garbage
     }
     current = sender;
