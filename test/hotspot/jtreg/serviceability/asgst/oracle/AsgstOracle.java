@@ -184,7 +184,10 @@ public class AsgstOracle {
         String workload = args[0];
         boolean virtual = args.length > 1 && args[1].equals("virtual");
         int threads = virtual ? 4 : 2;
-        long seconds = Long.getLong("asgst.stress.seconds", 4);
+        // The floors below count what a run of this many seconds does; an
+        // emulator (make test-aarch64), which runs the VM many times slower,
+        // runs it asgst.time.factor times as long.
+        long seconds = Long.getLong("asgst.stress.seconds", 4) * Integer.getInteger("asgst.time.factor", 1);
         List<URL> path = new ArrayList<>();
         for (String entry : System.getProperty("test.class.path").split(File.pathSeparator)) {
             path.add(Path.of(entry).toUri().toURL());  // this test's classes and its library's

@@ -41,6 +41,11 @@ public class AsgstQueueVirtualThreads {
     static native String firstOddTrace();
 
     static volatile long sink;
+    // Each virtual thread's work between yields. An emulator (make
+    // test-aarch64) runs the VM many times slower and sets asgst.time.factor:
+    // it slows the scheduling around the work too, which then took 25% of
+    // the samples there (a bound below).
+    static final long WORK_NANOS = 300_000L * Integer.getInteger("asgst.time.factor", 1);
 
     static void virtualWork(long nanos) {
         long end = System.nanoTime() + nanos;
@@ -59,7 +64,7 @@ public class AsgstQueueVirtualThreads {
         for (int i = 0; i < 3000; i++) {
             threads.add(Thread.ofVirtual().start(() -> {
                 for (int k = 0; k < 3; k++) {
-                    virtualWork(300_000);
+                    virtualWork(WORK_NANOS);
                     Thread.yield();  // unmount and mount again, maybe elsewhere
                 }
             }));
@@ -67,7 +72,7 @@ public class AsgstQueueVirtualThreads {
         for (Thread t : threads) {
             t.join();
         }
-        Thread.sleep(100);  // let carriers reach a poll
+        Thread.sleep(100 * Integer.getInteger("asgst.time.factor", 1));  // let carriers reach a poll
         int[] r = stopSampling();
         int accepted = r[0], processed = r[1], virtualFrames = r[2], carrierFrames = r[3], mixed = r[4];
         int atEnter = r[5], inHeap = r[6];

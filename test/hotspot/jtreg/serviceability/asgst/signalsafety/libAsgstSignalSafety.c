@@ -29,6 +29,11 @@
  * walk calls one, the thread counts as outside ASGST. With
  * ASGST_SIGNAL_SAFETY_HANDLERS=1 in the environment, the profiler's own code
  * in its signal handlers is checked too (the sample profiler's check runs so).
+ * With ASGST_SIGNAL_SAFETY_UNSET_PRELOAD=1 it removes LD_PRELOAD from the
+ * environment once loaded: make test-aarch64 preloads it into emulated VMs
+ * only (qemu-user's -E), and the host programs that they start (the
+ * emulator's wrapper scripts, a compiler) must not inherit a library of
+ * another CPU.
  *
  * How: it defines the signal-safe functions of profile.h, which the test
  * libraries then call instead of libjvm's (a preloaded library comes first);
@@ -173,6 +178,11 @@ __attribute__((constructor)) static void resolve_next(void) {
                            dlsym(RTLD_NEXT, "dl_iterate_phdr");
   next_sigaction = (int (*)(int, const struct sigaction*, struct sigaction*))dlsym(RTLD_NEXT, "sigaction");
   resolving = false;
+  const char* unset_preload = getenv("ASGST_SIGNAL_SAFETY_UNSET_PRELOAD");
+  if (unset_preload != NULL && strcmp(unset_preload, "1") == 0) {
+    unsetenv("LD_PRELOAD");
+    unsetenv("ASGST_SIGNAL_SAFETY_UNSET_PRELOAD");
+  }
 }
 
 EXPORT void* malloc(size_t size) {
