@@ -36,7 +36,8 @@ fuzz_seconds=${AARCH64_FUZZ_SECONDS:-120}
 fuzz_interval=${AARCH64_FUZZ_INTERVAL_MICROS:-20000}
 qemu_cpu=${AARCH64_QEMU_CPU:-max}
 # Emulation runs generated code 10-30 times slower; a test's own time bounds
-# (timeouts, sampling windows) get jtreg's factor.
+# get the same factor: jtreg's timeouts, and the windows of the tests whose
+# floors count what happens in a fixed time (the property asgst.time.factor).
 timeout_factor=10
 
 start=$(date +%s)
@@ -50,11 +51,10 @@ qjdk="$out/images/jdk-qemu"
 test_image="$out/images/test"
 qemu=/usr/bin/qemu-aarch64
 guest_root="$out/qemu-root"
-# The same with the checks of make test preloaded (run-tests.sh): the tests'
-# signal-safety library and glibc's malloc debugging. The guest's ld.so reads
-# the root's /etc/ld.so.preload; an LD_PRELOAD would reach the host programs
-# that tests start too, which cannot load aarch64 libraries.
-checked_root="$out/qemu-root-checked"
+# The checks of make test (run-tests.sh), preloaded into every emulated VM
+# through ASGST_QEMU_PRELOAD (write_wrapper): the tests' signal-safety
+# library and glibc's malloc debugging.
+checks="$test_image/hotspot/jtreg/native/libAsgstSignalSafety.so:libc_malloc_debug.so.0"
 results="$out/test-results/aarch64"
 # The sysroot holds the guest's libraries: visible inside the build environment.
 export ASGST_ENV_BIND="${ASGST_ENV_BIND:-} $sysroot"
@@ -110,34 +110,38 @@ build() {
 # 2. The emulated image: a copy (hard links) whose ELF executables are
 #    scripts that start them under qemu, so that test.jdk/bin/java, the
 #    processes a test starts and lib/jspawnhelper all run emulated. The
-#    guest's root (ASGST_QEMU_ROOT, by default the plain one) holds only the
-#    sysroot's libraries; every other path (/tmp, /proc, the workspace) is
-#    the host's.
+#    guest's root holds only the sysroot's libraries; every other path
+#    (/tmp, /proc, the workspace) is the host's. ASGST_QEMU_PRELOAD, an
+#    environment variable that host programs ignore, becomes the guest's
+#    LD_PRELOAD (qemu's -E), which the signal-safety library removes from
+#    the guest's environment once loaded: an LD_PRELOAD of aarch64 libraries
+#    would reach the host programs that a VM starts (these scripts, a
+#    compiler). The root cannot hold an /etc/ld.so.preload instead: qemu's
+#    faccessat does not look in the root, so the guest's ld.so never reads it.
 write_wrapper() {  # file target
   cat > "$1" <<EOF
 #!/bin/sh
 # Runs the aarch64 program $2 under qemu-user (make/asgst/test-aarch64.sh).
-exec $qemu -L "\${ASGST_QEMU_ROOT:-$guest_root}" -cpu $qemu_cpu -0 "\$0" "$2" "\$@"
+if [ -n "\${ASGST_QEMU_PRELOAD:-}" ]; then
+  exec $qemu -L "$guest_root" -cpu $qemu_cpu -E LD_PRELOAD="\$ASGST_QEMU_PRELOAD" \\
+      -E ASGST_SIGNAL_SAFETY_UNSET_PRELOAD=1 -0 "\$0" "$2" "\$@"
+fi
+exec $qemu -L "$guest_root" -cpu $qemu_cpu -0 "\$0" "$2" "\$@"
 EOF
   chmod 755 "$1"
 }
 
-make_root() {  # dir [preloaded library...]
+make_root() {  # dir
   rm -rf "$1"
   mkdir -p "$1/usr"
   ln -s "$sysroot/usr/lib" "$1/usr/lib"
   ln -s usr/lib "$1/lib"
-  if [ $# -gt 1 ]; then
-    mkdir -p "$1/etc"
-    printf '%s\n' "${@:2}" > "$1/etc/ld.so.preload"
-  fi
 }
 
 wrap() {
   local f
   [ -x "$out/images/jdk/bin/java" ] || die "no aarch64 image in $out/images/jdk (AARCH64_STEPS without build)"
   make_root "$guest_root"
-  make_root "$checked_root" "$test_image/hotspot/jtreg/native/libAsgstSignalSafety.so" libc_malloc_debug.so.0
   rm -rf "$qjdk"
   cp -al "$out/images/jdk" "$qjdk"
   for f in "$qjdk"/bin/* "$qjdk"/lib/jspawnhelper "$qjdk"/lib/jexec; do
@@ -181,7 +185,8 @@ run_jtreg() {  # name jtreg-args... tests...
       -retain:fail,error -automatic -ignore:quiet \
       -testjdk:"$qjdk" -compilejdk:"$x86_image" -nativepath:"$test_image/hotspot/jtreg/native" \
       -vmoption:-Djava.io.tmpdir="$work/tmp" -e:TEST_IMAGE_DIR="$test_image" \
-      -e:ASGST_QEMU_ROOT="$checked_root",MALLOC_PERTURB_=165,MALLOC_CHECK_=3 \
+      -e:ASGST_QEMU_PRELOAD="$checks",MALLOC_PERTURB_=165,MALLOC_CHECK_=3 \
+      -javaoption:-Dasgst.time.factor="$timeout_factor" \
       -e:CC=aarch64-linux-gnu-gcc,CXX=aarch64-linux-gnu-g++ \
       -exclude:"$jdk/test/hotspot/jtreg/ProblemList.txt" \
       -exclude:"$jdk/test/hotspot/jtreg/ProblemList-asgst-qemu.txt" \
@@ -249,8 +254,8 @@ run_fuzz() {
 
 # 6. The sample profiler's check (check-demo.sh): the agent cross-compiled,
 #    the workload compiled by the x86_64 image and run ten times longer (as
-#    the timeout factor), in the checked root. No stock JDK of aarch64 is at
-#    hand for the fallback run.
+#    the timeout factor), with the signal-safety library preloaded. No stock
+#    JDK of aarch64 is at hand for the fallback run.
 run_demo() {
   local t0 log p f
   t0=$(date +%s)
@@ -259,7 +264,7 @@ run_demo() {
   DEMO_OUT="$out/check-demo" DEMO_JAVAC="$x86_image/bin/javac" DEMO_STOCK_JDK=none \
   DEMO_TIME_FACTOR="$timeout_factor" \
   DEMO_CMAKE_ARGS="-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 -DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++" \
-  DEMO_RUN_ENV="ASGST_QEMU_ROOT=$checked_root ASGST_SIGNAL_SAFETY_HANDLERS=1" \
+  DEMO_RUN_ENV="ASGST_QEMU_PRELOAD=$test_image/hotspot/jtreg/native/libAsgstSignalSafety.so ASGST_SIGNAL_SAFETY_HANDLERS=1" \
       "$ASGST_REPO/make/asgst/check-demo.sh" "$qjdk" > "$log" 2>&1
   read -r p f <<<"$(sed -nE 's/^([0-9]+) passed, ([0-9]+) failed$/\1 \2/p' "$log" | tail -1)"
   [ -n "$p" ] || { p=0 f=1; }
