@@ -91,7 +91,10 @@ public class AsgstDeoptTrace {
         WhiteBox wb = WhiteBox.getWhiteBox();
         Method deoptee = AsgstDeoptTrace.class.getDeclaredMethod("deoptee", long.class);
         Thread worker = new Thread(() -> {
-            startSampling(20);
+            // An emulator (make test-aarch64) runs the VM many times slower
+            // and sets asgst.time.factor: a walk there takes longer than
+            // 20 us, and the worker would do nothing but run the handler.
+            startSampling(20 * Integer.getInteger("asgst.time.factor", 1));
             while (!done) {
                 sink += deoptee(20_000);
             }
