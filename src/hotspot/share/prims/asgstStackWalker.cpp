@@ -358,9 +358,11 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     bool exact = desc != nullptr;
     if (desc == nullptr && interrupted) {
       desc = nm->pc_desc_near(f.pc() + 1);
-    } else if (desc == nullptr) {
-      // A caller's pc without one is no return address: the step read a
-      // stale word of the stack. The walk has lost its way.
+    } else if (desc == nullptr && _callee_is_java) {
+      // A Java method's caller without one was made from no return address
+      // but a stale word of the stack: the walk has lost its way. (Below a
+      // stub, such as the nmethod entry barrier's that a prologue calls, a
+      // frame may be at a call without debug info.)
       stop(ASGST_BROKEN_FRAME);
       return false;
     }
