@@ -488,9 +488,19 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
   if (!is_compiled_java_return_address(pc)) {
     return false;
   }
+  // A native wrapper keeps its frame pointer at its frame record from its
+  // prologue to its epilogue, and a C function without a frame leaves it
+  // there: only the sp that record gives is taken. Stale frames below the
+  // wrapper's may lead to the chain as well (seen on aarch64).
+  nmethod* nm = CodeCache::find_blob(pc)->as_nmethod();
+  intptr_t* wrapper_sp = nm->is_native_method() && f.fp != nullptr
+                           ? f.fp + frame::sender_sp_offset - nm->frame_size() : nullptr;
   int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
   const int aligned_step = StackAlignmentInBytes / wordSize;
   for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(caller_sp + k)); k += aligned_step) {
+    if (nm->is_native_method() && caller_sp + k != wrapper_sp) {
+      continue;
+    }
     AsgstNativeFrame caller = { pc, caller_sp + k, f.fp };
     frame candidate;
     if (generated_frame_at(thread, caller, &candidate) &&
@@ -502,16 +512,49 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
   return false;
 }
 
+// Words that the sp of an interpreted frame, as its callee's sender step
+// makes it, may lie below the sp that the frame recorded for its call:
+// its expression stack (the machine sp of an aarch64 interpreted frame
+// lies below it), the callee's own words below that sp (stack arguments
+// that an i2c adapter moves, an interpreted callee's further locals) and
+// the alignments between.
+static int words_below_call_sp(const frame& caller, const frame& callee) {
+  const int alignment_words = 2 * (int)(StackAlignmentInBytes / wordSize);
+  int callee_words;
+  if (callee.is_interpreted_frame()) {
+    callee_words = callee.interpreter_frame_method()->max_locals();
+  } else {
+    nmethod* nm = callee.cb() == nullptr ? nullptr : callee.cb()->as_nmethod_or_null();
+    callee_words = nm == nullptr || nm->method() == nullptr ? 0 : nm->method()->size_of_parameters();
+  }
+  return caller.interpreter_frame_method()->max_stack() + callee_words + alignment_words +
+         frame::sender_sp_offset;
+}
+
+// Whether an interpreted frame that callee's sender step made (the sender
+// check validated its method) lies where it made its call: an older frame
+// whose frame pointer a stale return address below still leads to would be
+// made at a lower sp than its call's.
+static bool interpreted_frame_at_its_call(const frame& caller, const frame& callee) {
+  intptr_t* call_sp;
+  if (!AsgstFrameEdges::interpreted_call_sp(caller.fp(), &call_sp)) {
+    return false;  // in no call, or not known
+  }
+  return caller.sp() <= call_sp && caller.sp() >= call_sp - words_below_call_sp(caller, callee);
+}
+
 // Whether f or one of its next senders is the frame at end (by sp and pc),
 // or an interpreted or call stub frame whose frame pointer is fp: the chain
-// began there. Every step is taken by the sender check.
+// began there (an interpreted one only where it is at its call, as seen
+// from the frame before it). Every step is taken by the sender check.
 bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end,
                                        intptr_t* fp) {
   frame current = f;
+  frame callee;
   bool in_continuation = thread->last_continuation() != nullptr;
   for (int n = 0; n < max_joined_frames; n++) {
     if ((current.is_interpreted_frame() || current.is_entry_frame()) && current.fp() == fp) {
-      return true;
+      return n == 0 || current.is_entry_frame() || interpreted_frame_at_its_call(current, callee);
     }
     if (current.sp() >= end.sp) {
       return current.sp() == end.sp && current.pc() == end.pc;
@@ -526,6 +569,7 @@ bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const
     if (sender.sp() <= current.sp() || !is_call_return_of(sender)) {
       return false;  // no way up: garbage
     }
+    callee = current;
     current = sender;
   }
   return false;

@@ -691,6 +691,32 @@ static void describe_with_c_frames(ASGST_Iterator* iterator, void* arg) {
   }
 }
 
+/* The words just above the interrupted sp, where the top frames keep their
+   return addresses and frame pointers: what a wrong step read is then in the
+   report. The thread was interrupted in Java code with Java frames above,
+   so these words are its stack's. */
+#define STACK_WORDS 32
+static void describe_stack_words(ContextText* c, void* ucontext) {
+  ucontext_t* uc = (ucontext_t*)ucontext;
+  const uintptr_t* sp;
+  int i;
+#if defined(__x86_64__)
+  sp = (const uintptr_t*)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  sp = (const uintptr_t*)uc->uc_mcontext.sp;
+#else
+  (void)uc;
+  return;
+#endif
+  if (sp == NULL || ((uintptr_t)sp & (sizeof(uintptr_t) - 1)) != 0 || c->used >= c->size) {
+    return;
+  }
+  c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "; stack from sp:");
+  for (i = 0; i < STACK_WORDS && c->used < c->size; i++) {
+    c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, " %lx", (unsigned long)sp[i]);
+  }
+}
+
 /* Adds to a signal walk's or halted thread's mismatch where the thread was
    interrupted and what a walk with C frames shows from there (which C
    function, which frames). tid: the halted thread, or 0 for the own one. */
@@ -721,6 +747,7 @@ static void describe_context(int index, void* ucontext, pid_t tid) {
 #else
   (void)uc;
 #endif
+  describe_stack_words(&c, ucontext);
   if (c.used < c.size) {
     c.used += (size_t)snprintf(c.text + c.used, c.size - c.used, "; with C frames: ");
   }

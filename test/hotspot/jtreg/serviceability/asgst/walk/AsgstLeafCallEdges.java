@@ -67,7 +67,7 @@ public class AsgstLeafCallEdges {
     // compared, those whose walks differed and those whose made walk was
     // refused.
     private static native long[] stopSampling();
-    // The first difference, described, or null.
+    // The first difference at each place, described (a line each), or null.
     private static native String firstDifference();
 
     static volatile long sink;
@@ -95,7 +95,7 @@ public class AsgstLeafCallEdges {
         }
         String difference = firstDifference();
         if (difference != null) {
-            System.out.println("first difference: " + difference);
+            System.out.println("first differences:\n" + difference);
         }
         for (int i = 0; i < places.length; i++) {
             // The older frame pointer, the interpreter entry and the exception

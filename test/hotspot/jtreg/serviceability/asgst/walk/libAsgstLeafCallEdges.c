@@ -126,8 +126,8 @@ typedef struct {
 
 static volatile long compared[PLACES], differed[PLACES], refused[PLACES];
 static void* volatile exception_blob;  /* C2's exception blob, from JVMTI's DynamicCodeGenerated */
-static volatile int difference_recorded;
-static char difference[2048];
+static volatile int difference_recorded[PLACES];
+static char difference[PLACES][2048];
 static timer_t timer;
 
 static void record(ASGST_Iterator* iterator, void* arg) {
@@ -170,19 +170,26 @@ static void describe(char* text, size_t size, size_t* used, const Walk* walk) {
   *used += (size_t)snprintf(text + *used, size - *used, "kind %d end %d: ", walk->kind, walk->end_state);
   for (i = 0; i < walk->count && *used < size; i++) {
     asgst_test_describe_frame(text, size, used, &walk->frames[i]);
+    if (*used > 0 && *used < size) {
+      (*used)--;  /* and the sp, which tells a frame made at a wrong sp */
+      *used += (size_t)snprintf(text + *used, size - *used, "@%p ", walk->frames[i].sp);
+    }
   }
 }
 
-/* Counts a made walk that differs from the real one; describes the first. */
+/* Counts a made walk that differs from the real one; describes the first of each place. */
 static void count_difference(int place, const Walk* real, const Walk* fake) {
+  char* text = difference[place];
+  size_t size = sizeof(difference[place]);
   __atomic_fetch_add(&differed[place], 1, __ATOMIC_RELAXED);
-  if (!__atomic_exchange_n(&difference_recorded, 1, __ATOMIC_ACQ_REL)) {
-    size_t used = (size_t)snprintf(difference, sizeof(difference), "place %d: as it is: ", place);
-    describe(difference, sizeof(difference), &used, real);
-    if (used < sizeof(difference)) {
-      used += (size_t)snprintf(difference + used, sizeof(difference) - used, "; made: ");
-      describe(difference, sizeof(difference), &used, fake);
+  if (!__atomic_load_n(&difference_recorded[place], __ATOMIC_ACQUIRE)) {
+    size_t used = (size_t)snprintf(text, size, "place %d: as it is: ", place);
+    describe(text, size, &used, real);
+    if (used < size) {
+      used += (size_t)snprintf(text + used, size - used, "; made: ");
+      describe(text, size, &used, fake);
     }
+    __atomic_store_n(&difference_recorded[place], 1, __ATOMIC_RELEASE);
   }
 }
 
@@ -344,8 +351,16 @@ JNIEXPORT jlongArray JNICALL Java_AsgstLeafCallEdges_stopSampling(JNIEnv* env, j
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstLeafCallEdges_firstDifference(JNIEnv* env, jclass cls) {
+  static char all[PLACES * (sizeof(difference[0]) + 1)];
+  size_t used = 0;
+  int place;
   (void)cls;
-  return __atomic_load_n(&difference_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, difference) : NULL;
+  for (place = 0; place < PLACES; place++) {
+    if (__atomic_load_n(&difference_recorded[place], __ATOMIC_ACQUIRE)) {
+      used += (size_t)snprintf(all + used, sizeof(all) - used, "%s%s", used > 0 ? "\n" : "", difference[place]);
+    }
+  }
+  return used > 0 ? (*env)->NewStringUTF(env, all) : NULL;
 }
 
 static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
