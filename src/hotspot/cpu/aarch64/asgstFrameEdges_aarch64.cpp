@@ -514,6 +514,41 @@ int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* 
   return slot != unknown ? slot : slot_in_epilogue(code, pc, saved_fp_slot, caller_sp_words);
 }
 
+// C1 builds an OSR method's frame a second time at its OSR entry, after the
+// normal entry's frame is complete, with the instructions that the normal
+// prologue has from its stack bang on. The interpreter jumps there with its
+// own frame popped and the return address in the link register. The OSR
+// prologue is laid out as the normal one's where each of its instructions up
+// to the store of the frame record equals the normal prologue's at the same
+// distance from frame complete (the nmethod entry barrier after it holds a
+// guard word that only the normal entry's barrier has set).
+static bool osr_prologue(const AsgstCodeLayout& code, const u1* osr_entry, AsgstCodeLayout* osr) {
+  if (osr_entry < code.frame_complete || code.frame_complete <= code.verified_entry || !in_code(code, osr_entry)) {
+    return false;
+  }
+  uint32_t first = instruction_at(osr_entry);
+  for (const u1* p = code.verified_entry; p < code.frame_complete; p += instruction_size) {
+    size_t length = code.frame_complete - p;
+    if (instruction_at(p) != first || !in_code(code, osr_entry + length - instruction_size)) {
+      continue;
+    }
+    size_t i = 0;
+    bool pre;
+    int words;
+    while (i < length && instruction_at(p + i) == instruction_at(osr_entry + i) &&
+           !is_record_store(instruction_at(p + i), &pre, &words)) {
+      i += instruction_size;
+    }
+    if (i < length && instruction_at(p + i) == instruction_at(osr_entry + i)) {
+      *osr = code;
+      osr->verified_entry = osr_entry;
+      osr->frame_complete = osr_entry + length;
+      return true;
+    }
+  }
+  return false;
+}
+
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   Method* method = nm->method();
   if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
@@ -523,6 +558,11 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
+  AsgstCodeLayout osr;
+  if (nm->is_osr_method() && pc >= nm->osr_entry() && osr_prologue(code, nm->osr_entry(), &osr) &&
+      pc < osr.frame_complete) {
+    return slot_in_prologue(osr, pc, saved_fp_slot, caller_sp_words);
+  }
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 

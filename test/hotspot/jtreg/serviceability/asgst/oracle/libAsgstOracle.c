@@ -693,9 +693,11 @@ static void describe_with_c_frames(ASGST_Iterator* iterator, void* arg) {
 
 /* The words just above the interrupted sp, where the top frames keep their
    return addresses and frame pointers: what a wrong step read is then in the
-   report. The thread was interrupted in Java code with Java frames above,
-   so these words are its stack's. */
+   report (and on aarch64 the instructions around pc). The thread was
+   interrupted in Java code with Java frames above, so these words are its
+   stack's. */
 #define STACK_WORDS 32
+#define CODE_WORDS 12
 static void describe_stack_words(ContextText* c, void* ucontext) {
   ucontext_t* uc = (ucontext_t*)ucontext;
   const uintptr_t* sp;
@@ -715,6 +717,22 @@ static void describe_stack_words(ContextText* c, void* ucontext) {
   for (i = 0; i < STACK_WORDS && c->used < c->size; i++) {
     c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, " %lx", (unsigned long)sp[i]);
   }
+#if defined(__aarch64__)
+  {
+    /* The instructions around pc, within pc's page (mapped: the thread ran there). */
+    const uint32_t* pc = (const uint32_t*)uc->uc_mcontext.pc;
+    uintptr_t page = (uintptr_t)pc & ~(uintptr_t)4095;
+    if (((uintptr_t)pc & 3) == 0 && c->used < c->size) {
+      c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, "; code from pc-%d:", 4 * CODE_WORDS);
+      for (i = -CODE_WORDS; i < CODE_WORDS && c->used < c->size; i++) {
+        uintptr_t address = (uintptr_t)(pc + i);
+        if ((address & ~(uintptr_t)4095) == page) {
+          c->used += (size_t)snprintf(c->text + c->used, c->size - c->used, i == 0 ? " | %08x" : " %08x", pc[i]);
+        }
+      }
+    }
+  }
+#endif
 }
 
 /* Adds to a signal walk's or halted thread's mismatch where the thread was

@@ -32,6 +32,7 @@
 #include <ucontext.h>
 
 #include "jni.h"
+#include "jvmti.h"
 #include "profile.h"
 
 #define MAX_FRAMES 64
@@ -57,7 +58,15 @@ enum Tag { OTHER, CALLEE, LOOP, DESCEND, MAIN };
 
 static volatile int in_loop;
 static int depth;
-static volatile long walks, refused, wrong, at_return_address;
+static volatile long walks, refused, wrong, at_return_address, before_loop_frame;
+
+/* Where the VM put loop()'s compiled code (JVMTI's CompiledMethodLoad): a
+   walk interrupted there before loop() built its frame begins at its caller. */
+#define MAX_LOOP_CODE 64
+static jmethodID loop_method;
+static const char* volatile loop_code_begin[MAX_LOOP_CODE];
+static const char* volatile loop_code_end[MAX_LOOP_CODE];
+static volatile int loop_code_count;
 static volatile int wrong_recorded;
 static char wrong_walk[2048];
 static timer_t timer;
@@ -191,14 +200,17 @@ static enum Tag tag_of(ASGST_Method method) {
 }
 
 /* Whether the frames are [callee] loop descend x depth main (and the test
-   harness's frames below main), or a prefix of that when the walk ended early. */
-static int holds_loop_frames(const AsgstTestTrace* walk, int complete) {
+   harness's frames below main), or a prefix of that when the walk ended early;
+   without loop, where with_loop is 0. */
+static int holds_frames(const AsgstTestTrace* walk, int complete, int with_loop) {
   int expected[MAX_FRAMES];
   int n = 0, i, start = 0;
-  if (walk->count > 0 && tag_of(walk->frames[0].method) == CALLEE) {
+  if (with_loop && walk->count > 0 && tag_of(walk->frames[0].method) == CALLEE) {
     start = 1;
   }
-  expected[n++] = LOOP;
+  if (with_loop) {
+    expected[n++] = LOOP;
+  }
   for (i = 0; i < depth && n < MAX_FRAMES - 1; i++) {
     expected[n++] = DESCEND;
   }
@@ -212,6 +224,31 @@ static int holds_loop_frames(const AsgstTestTrace* walk, int complete) {
     }
   }
   return 1;
+}
+
+static int holds_loop_frames(const AsgstTestTrace* walk, int complete) {
+  return holds_frames(walk, complete, 1);
+}
+
+static int in_loop_code(greg_t pc) {
+  int i, count = __atomic_load_n(&loop_code_count, __ATOMIC_ACQUIRE);
+  for (i = 0; i < count && i < MAX_LOOP_CODE; i++) {
+    const char* begin = __atomic_load_n(&loop_code_begin[i], __ATOMIC_ACQUIRE);
+    const char* end = __atomic_load_n(&loop_code_end[i], __ATOMIC_ACQUIRE);
+    if (begin != NULL && (const char*)pc >= begin && (const char*)pc < end) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether the walk began at loop()'s caller while the thread ran loop()'s
+   compiled code (JVMTI tells where it lies): the contract's answer in a
+   prologue, before the frame is complete (doc/stack-walking.md), such as C1's
+   OSR entry, where the interpreter jumps after popping its own frame. */
+static int began_before_loop_frame(const AsgstTestTrace* walk, int complete, const ucontext_t* uc) {
+  return walk->count > 0 && tag_of(walk->frames[0].method) == DESCEND && in_loop_code((greg_t)CTX_PC(uc)) &&
+         holds_frames(walk, complete, 0);
 }
 
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
@@ -244,7 +281,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
       tag_of(walk.frames[0].method) == CALLEE && holds_loop_frames(&walk, complete)) {
     diag_record(diag_good, &diag_good_count, (const ucontext_t*)ucontext, &walk, walk_number);
   }
-  if (!holds_loop_frames(&walk, complete)) {
+  if (!holds_loop_frames(&walk, complete) && began_before_loop_frame(&walk, complete, (const ucontext_t*)ucontext)) {
+    __atomic_fetch_add(&before_loop_frame, 1, __ATOMIC_RELAXED);
+  } else if (!holds_loop_frames(&walk, complete)) {
     __atomic_fetch_add(&wrong, 1, __ATOMIC_RELAXED);
     diag_record(diag, &diag_count, (const ucontext_t*)ucontext, &walk, walk_number);
     if (!__atomic_exchange_n(&wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
@@ -267,13 +306,55 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   }
 }
 
+static jvmtiEnv* jvmti;
+
+static void JNICALL on_compiled_method_load(jvmtiEnv* env, jmethodID method, jint size, const void* address,
+                                            jint map_length, const jvmtiAddrLocationMap* map, const void* info) {
+  (void)env; (void)map_length; (void)map; (void)info;
+  if (method == loop_method) {
+    /* Compiler threads may post at once; a range read before it is written
+       is empty (static storage starts zeroed) and matches no pc. */
+    int i = __atomic_fetch_add(&loop_code_count, 1, __ATOMIC_ACQ_REL);
+    if (i < MAX_LOOP_CODE) {
+      __atomic_store_n(&loop_code_end[i], (const char*)address + size, __ATOMIC_RELEASE);
+      __atomic_store_n(&loop_code_begin[i], (const char*)address, __ATOMIC_RELEASE);
+    }
+  }
+}
+
+/* JVMTI, to learn where loop()'s compiled code lies. */
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
+  jvmtiCapabilities capabilities;
+  jvmtiEventCallbacks callbacks;
+  (void)reserved;
+  memset(&capabilities, 0, sizeof(capabilities));
+  capabilities.can_generate_compiled_method_load_events = 1;
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.CompiledMethodLoad = on_compiled_method_load;
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR ||
+      (*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE) {
+    fprintf(stderr, "libAsgstReturningFrames: JVMTI refused the code events\n");
+    return JNI_ERR;
+  }
+  return JNI_VERSION_1_8;
+}
+
 JNIEXPORT void JNICALL Java_AsgstReturningFrames_startSampling(JNIEnv* env, jclass cls, jint interval_micros,
                                                                jint loop_depth) {
   pthread_attr_t attr;
   void* stack_address;
   size_t stack_size;
-  (void)cls;
   depth = loop_depth;
+  loop_method = (*env)->GetStaticMethodID(env, cls, "loop", "()J");
+  if (loop_method == NULL ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) != JVMTI_ERROR_NONE) {
+    (*env)->ExceptionClear(env);
+    (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot watch loop()'s code");
+    return;
+  }
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     if (pthread_attr_getstack(&attr, &stack_address, &stack_size) == 0) {
       stack_low = (unsigned long)stack_address;
@@ -287,14 +368,15 @@ JNIEXPORT void JNICALL Java_AsgstReturningFrames_startSampling(JNIEnv* env, jcla
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstReturningFrames_stopSampling(JNIEnv* env, jclass cls) {
-  jlong values[4];
+  jlong values[5];
   (void)cls;
   timer_delete(timer);
   values[0] = walks;
   values[1] = refused;
   values[2] = wrong;
   values[3] = at_return_address;
-  return asgst_test_long_array(env, values, 4);
+  values[4] = before_loop_frame;
+  return asgst_test_long_array(env, values, 5);
 }
 
 static void diag_print_trace(const char* what, const DiagTrace* t, int kind, int state) {

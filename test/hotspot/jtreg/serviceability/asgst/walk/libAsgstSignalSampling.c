@@ -19,18 +19,38 @@
 
 /* Samples one thread with a CPU-time or wall-clock timer and walks it in the SIGPROF handler. */
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  /* dladdr */
+#endif
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "jni.h"
+#include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
 
 #define MAX_SAMPLES 40000
+
+/* Where the VM put code, from JVMTI (compiled methods and generated stubs):
+   the reports of walks that began elsewhere or failed name the code that
+   the thread was interrupted in, told by the VM apart from the walker. */
+#define MAX_CODE 8192
+typedef struct {
+  const char* begin;
+  const char* end;
+  jmethodID method;  /* null for generated code */
+  char name[48];     /* generated code's name */
+} Code;
+static Code code[MAX_CODE];
+static volatile int code_count;
+static jvmtiEnv* jvmti;
 
 typedef struct {
   int kind;          /* result of ASGST_RunWithIterator */
@@ -39,6 +59,7 @@ typedef struct {
   int end_state;     /* ASGST_State after the last frame */
   ASGST_Frame first[2];  /* the first two Java frames (the top one, and for reports) */
   int last_type;     /* type of the last frame */
+  const char* pc;    /* where the thread was interrupted */
 } Sample;
 
 static Sample samples[MAX_SAMPLES];
@@ -68,6 +89,13 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     sample->java_frames = 0;
     sample->end_state = 1;
     sample->last_type = 0;
+#if defined(__x86_64__)
+    sample->pc = (const char*)((ucontext_t*)ucontext)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    sample->pc = (const char*)((ucontext_t*)ucontext)->uc_mcontext.pc;
+#else
+    sample->pc = NULL;
+#endif
     sample->kind = ASGST_RunWithIterator(ucontext, walk_options, record, sample);
   }
 }
@@ -84,15 +112,85 @@ Java_AsgstSignalSampling_startSampling(JNIEnv* env, jclass cls, jint interval_mi
   }
 }
 
+static void add_code(const void* begin, jint size, jmethodID method, const char* name) {
+  int i = __atomic_fetch_add(&code_count, 1, __ATOMIC_ACQ_REL);
+  if (i < MAX_CODE) {
+    code[i].begin = (const char*)begin;
+    code[i].end = (const char*)begin + size;
+    code[i].method = method;
+    snprintf(code[i].name, sizeof(code[i].name), "%s", name == NULL ? "" : name);
+  }
+}
+
+static void JNICALL on_compiled_method_load(jvmtiEnv* env, jmethodID method, jint size, const void* address,
+                                            jint map_length, const jvmtiAddrLocationMap* map, const void* info) {
+  (void)env; (void)map_length; (void)map; (void)info;
+  add_code(address, size, method, NULL);
+}
+
+static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
+  (void)env;
+  add_code(address, length, NULL, name);
+}
+
+/* Bytes at the beginning of a compiled method's code where its frame is not
+   built yet: the inline cache check, the verified entry and C2's OSR entry
+   lie there, before the stack bang and the frame's push (16 instructions). */
+#define ENTRY_BYTES 64
+
+/* Whether pc lies where the VM put the entry of a compiled version of method:
+   the frame is not built, and the documented top is its caller
+   (doc/stack-walking.md, in Java). */
+static int in_entry_of(jmethodID method, const char* pc) {
+  int i, count = __atomic_load_n(&code_count, __ATOMIC_ACQUIRE);
+  count = count < MAX_CODE ? count : MAX_CODE;
+  for (i = count - 1; i >= 0; i--) {
+    if (pc >= code[i].begin && pc < code[i].end) {
+      return code[i].method == method && pc < code[i].begin + ENTRY_BYTES;
+    }
+  }
+  return 0;
+}
+
+/* Names the code at pc (the latest code there: code is freed and reused). */
+static void describe_pc(char* text, size_t size, const char* pc) {
+  int i, count = __atomic_load_n(&code_count, __ATOMIC_ACQUIRE);
+  count = count < MAX_CODE ? count : MAX_CODE;
+  for (i = count - 1; i >= 0; i--) {
+    if (pc >= code[i].begin && pc < code[i].end) {
+      char name[200] = "?";
+      if (code[i].method != NULL) {
+        asgst_test_jvmti_method_name(jvmti, code[i].method, name, sizeof(name));
+      }
+      snprintf(text, size, "pc %p: %s+%ld", (void*)pc, code[i].method != NULL ? name : code[i].name,
+               (long)(pc - code[i].begin));
+      return;
+    }
+  }
+  {
+    Dl_info info;
+    if (dladdr(pc, &info) != 0 && info.dli_fname != NULL) {
+      const char* file = strrchr(info.dli_fname, '/');
+      snprintf(text, size, "pc %p: %s+%ld (%s)", (void*)pc, info.dli_sname != NULL ? info.dli_sname : "?",
+               (long)(pc - (const char*)(info.dli_sname != NULL ? info.dli_saddr : info.dli_fbase)),
+               file != NULL ? file + 1 : info.dli_fname);
+      return;
+    }
+  }
+  snprintf(text, size, "pc %p", (void*)pc);
+}
+
 JNIEXPORT jintArray JNICALL
 Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name, jstring hot_signature) {
   const char* name = (*env)->GetStringUTFChars(env, hot_name, NULL);
   const char* signature = (*env)->GetStringUTFChars(env, hot_signature, NULL);
   jmethodID hot = (*env)->GetStaticMethodID(env, cls, name, signature);
   int count, i, complete = 0, top_is_hot = 0, end_in_c = 0, with_java = 0, top_is_native = 0, elsewhere_reported = 0;
+  int failed_reported = 0, in_entry = 0;
+  char where[256];
   int error_counts[32] = {0};
   int most_frequent_error = 0;
-  jint result[7];
+  jint result[8];
 
   asgst_test_stop_sampling(timer);
 
@@ -107,6 +205,11 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
       }
     } else if (error < 0 && error > -32) {
       error_counts[-error]++;
+      if (failed_reported < 5) {
+        describe_pc(where, sizeof(where), s->pc);
+        fprintf(stderr, "walk %d ended with %d at %s\n", i, error, where);
+        failed_reported++;
+      }
     }
     if (s->java_frames > 0 && s->first[0].method != NULL) {
       with_java++;
@@ -114,6 +217,8 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
         top_is_hot++;
       } else if (s->first[0].type == ASGST_FRAME_JAVA_NATIVE) {
         top_is_native++;
+      } else if (in_entry_of(hot, s->pc)) {
+        in_entry++;
       } else if (elsewhere_reported < 5) {
         char text[256];
         size_t used = 0;
@@ -122,7 +227,8 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
         for (f = 0; f < s->java_frames; f++) {
           asgst_test_describe_frame(text, sizeof(text), &used, &s->first[f]);
         }
-        fprintf(stderr, "walk %d began elsewhere: %s\n", i, text);
+        describe_pc(where, sizeof(where), s->pc);
+        fprintf(stderr, "walk %d began elsewhere: %s at %s\n", i, text, where);
         elsewhere_reported++;
       }
     }
@@ -139,9 +245,10 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
   result[4] = end_in_c;
   result[5] = with_java;
   result[6] = top_is_native;
+  result[7] = in_entry;
   (*env)->ReleaseStringUTFChars(env, hot_name, name);
   (*env)->ReleaseStringUTFChars(env, hot_signature, signature);
-  return asgst_test_int_array(env, result, 7);
+  return asgst_test_int_array(env, result, 8);
 }
 
 /* Binds the native methods when the library loads: a method's first call
@@ -155,7 +262,26 @@ JNI_OnLoad(JavaVM* vm, void* reserved) {
   };
   JNIEnv* env;
   jclass cls;
+  jvmtiCapabilities capabilities;
+  jvmtiEventCallbacks callbacks;
   (void)reserved;
+  memset(&capabilities, 0, sizeof(capabilities));
+  capabilities.can_generate_compiled_method_load_events = 1;
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.CompiledMethodLoad = on_compiled_method_load;
+  callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
+  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR ||
+      (*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
+          JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) != JVMTI_ERROR_NONE ||
+      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+    fprintf(stderr, "libAsgstSignalSampling: JVMTI refused the code events\n");
+    return JNI_ERR;
+  }
   if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK ||
       (cls = (*env)->FindClass(env, "AsgstSignalSampling")) == NULL ||
       (*env)->RegisterNatives(env, cls, methods, 2) != 0) {
