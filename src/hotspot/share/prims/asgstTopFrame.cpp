@@ -103,6 +103,23 @@ static bool in_unwinding_stub(address pc) {
                            cb->is_uncommon_trap_stub());
 }
 
+// Whether pc is the first instruction of a safepoint handler blob. A poll's
+// stub (or the VM's signal handler, for a poll that traps) saves the poll's
+// pc in the thread and jumps there; nothing of the blob's frame is built
+// yet, and a frame made from sp with the blob's size would read its caller
+// far above, where an older frame's return address may lie.
+static bool is_safepoint_blob_entry(address pc) {
+  SafepointBlob* blobs[] = { SharedRuntime::polling_page_return_handler_blob(),
+                             SharedRuntime::polling_page_safepoint_handler_blob(),
+                             SharedRuntime::polling_page_vectors_safepoint_handler_blob() };
+  for (SafepointBlob* blob : blobs) {
+    if (blob != nullptr && pc == blob->code_begin()) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The stubs that thaw a virtual thread's frames from the heap, when it
 // mounts and when a frame returns into frames still frozen. Interrupted in
 // one, or in the VM code it calls without an anchor, the thread's frames are
@@ -303,6 +320,15 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (context.pc == nullptr || context.sp == nullptr ||
       !thread->is_in_usable_stack((address)context.sp)) {
     return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (is_safepoint_blob_entry(context.pc)) {
+    // The thread stands where its poll was, with the poll's sp and registers.
+    AsgstNativeFrame at_poll = context;
+    at_poll.pc = thread->saved_exception_pc();
+    if (at_poll.pc == nullptr || !is_generated_code(at_poll.pc) || is_safepoint_blob_entry(at_poll.pc)) {
+      return ASGST_NO_TOP_JAVA_FRAME;
+    }
+    return java_top_from_context(thread, at_poll, top);
   }
   AsgstNativeFrame f = context;
   AsgstNativeFrame frame_caller;

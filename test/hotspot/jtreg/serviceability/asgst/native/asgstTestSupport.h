@@ -227,6 +227,38 @@ static int asgst_test_watch_generated_code(jvmtiEnv* jvmti, jvmtiEventDynamicCod
   return 0;
 }
 
+/* Has JVMTI report where the VM put code: compiled methods to compiled (null:
+   not asked) and generated stubs to generated (null: not asked), the code so
+   far at once and later code as it is made. Returns 0, or -1 if JVMTI
+   refused. */
+static int asgst_test_watch_code(jvmtiEnv* jvmti, jvmtiEventCompiledMethodLoad compiled,
+                                 jvmtiEventDynamicCodeGenerated generated) {
+  jvmtiCapabilities capabilities;
+  jvmtiEventCallbacks callbacks;
+  memset(&capabilities, 0, sizeof(capabilities));
+  capabilities.can_generate_compiled_method_load_events = 1;
+  memset(&callbacks, 0, sizeof(callbacks));
+  callbacks.CompiledMethodLoad = compiled;
+  callbacks.DynamicCodeGenerated = generated;
+  if ((*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
+      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE) {
+    return -1;
+  }
+  if (compiled != NULL &&
+      ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL) !=
+           JVMTI_ERROR_NONE ||
+       (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) != JVMTI_ERROR_NONE)) {
+    return -1;
+  }
+  if (generated != NULL &&
+      ((*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
+           JVMTI_ERROR_NONE ||
+       (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE)) {
+    return -1;
+  }
+  return 0;
+}
+
 /* A new int[] of values[0..count); null if it could not be made (an exception is pending). */
 static jintArray asgst_test_int_array(JNIEnv* env, const jint* values, jsize count) {
   jintArray array = (*env)->NewIntArray(env, count);

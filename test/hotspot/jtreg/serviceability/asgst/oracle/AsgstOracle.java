@@ -186,8 +186,13 @@ public class AsgstOracle {
         int threads = virtual ? 4 : 2;
         // The floors below count what a run of this many seconds does; an
         // emulator (make test-aarch64), which runs the VM many times slower,
-        // runs it asgst.time.factor times as long.
-        long seconds = Long.getLong("asgst.stress.seconds", 4) * Integer.getInteger("asgst.time.factor", 1);
+        // runs it asgst.time.factor times as long, and samples that many
+        // times less often: emulated, a walk takes longer than 100 us, and
+        // beside another busy VM the sampled threads ran little else than
+        // the handlers (the synthetic ids made too few enters for one
+        // synchronous check in 40 s).
+        int factor = Integer.getInteger("asgst.time.factor", 1);
+        long seconds = Long.getLong("asgst.stress.seconds", 4) * factor;
         List<URL> path = new ArrayList<>();
         for (String entry : System.getProperty("test.class.path").split(File.pathSeparator)) {
             path.add(Path.of(entry).toUri().toURL());  // this test's classes and its library's
@@ -199,7 +204,7 @@ public class AsgstOracle {
         }
         TracingClassLoader loader = new TracingClassLoader(path.toArray(URL[]::new),
                                                            AsgstOracle.class.getClassLoader());
-        TraceStack.start(100, 97);
+        TraceStack.start(100 * factor, 97);
         if (workload.equals("synthetic")) {
             loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class, boolean.class)
                   .invoke(null, seconds * 1_000_000_000L, threads, virtual);

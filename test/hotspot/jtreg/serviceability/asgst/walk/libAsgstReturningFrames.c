@@ -322,19 +322,18 @@ static void JNICALL on_compiled_method_load(jvmtiEnv* env, jmethodID method, jin
   }
 }
 
-/* JVMTI, to learn where loop()'s compiled code lies. */
+/* JVMTI, to learn where loop()'s compiled code lies (the library loads in
+   the class's static initializer, before loop() first runs). */
 JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
-  jvmtiCapabilities capabilities;
-  jvmtiEventCallbacks callbacks;
+  JNIEnv* env;
+  jclass cls;
   (void)reserved;
-  memset(&capabilities, 0, sizeof(capabilities));
-  capabilities.can_generate_compiled_method_load_events = 1;
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.CompiledMethodLoad = on_compiled_method_load;
-  if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR ||
-      (*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE) {
-    fprintf(stderr, "libAsgstReturningFrames: JVMTI refused the code events\n");
+  if ((*vm)->GetEnv(vm, (void**)&env, JNI_VERSION_1_8) != JNI_OK ||
+      (cls = (*env)->FindClass(env, "AsgstReturningFrames")) == NULL ||
+      (loop_method = (*env)->GetStaticMethodID(env, cls, "loop", "()J")) == NULL ||
+      asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR ||
+      asgst_test_watch_code(jvmti, on_compiled_method_load, NULL) != 0) {
+    fprintf(stderr, "libAsgstReturningFrames: no loop() or no JVMTI code events\n");
     return JNI_ERR;
   }
   return JNI_VERSION_1_8;
@@ -345,16 +344,8 @@ JNIEXPORT void JNICALL Java_AsgstReturningFrames_startSampling(JNIEnv* env, jcla
   pthread_attr_t attr;
   void* stack_address;
   size_t stack_size;
+  (void)cls;
   depth = loop_depth;
-  loop_method = (*env)->GetStaticMethodID(env, cls, "loop", "()J");
-  if (loop_method == NULL ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) != JVMTI_ERROR_NONE) {
-    (*env)->ExceptionClear(env);
-    (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "cannot watch loop()'s code");
-    return;
-  }
   if (pthread_getattr_np(pthread_self(), &attr) == 0) {
     if (pthread_attr_getstack(&attr, &stack_address, &stack_size) == 0) {
       stack_low = (unsigned long)stack_address;

@@ -133,20 +133,14 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, c
   add_code(address, length, NULL, name);
 }
 
-/* Bytes at the beginning of a compiled method's code where its frame is not
-   built yet: the inline cache check, the verified entry and C2's OSR entry
-   lie there, before the stack bang and the frame's push (16 instructions). */
-#define ENTRY_BYTES 64
-
-/* Whether pc lies where the VM put the entry of a compiled version of method:
-   the frame is not built, and the documented top is its caller
-   (doc/stack-walking.md, in Java). */
-static int in_entry_of(jmethodID method, const char* pc) {
+/* Whether pc lies where the VM put a compiled version of method (the latest
+   code there: code is freed and reused). */
+static int in_code_of(jmethodID method, const char* pc) {
   int i, count = __atomic_load_n(&code_count, __ATOMIC_ACQUIRE);
   count = count < MAX_CODE ? count : MAX_CODE;
   for (i = count - 1; i >= 0; i--) {
     if (pc >= code[i].begin && pc < code[i].end) {
-      return code[i].method == method && pc < code[i].begin + ENTRY_BYTES;
+      return code[i].method == method;
     }
   }
   return 0;
@@ -186,7 +180,7 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
   const char* signature = (*env)->GetStringUTFChars(env, hot_signature, NULL);
   jmethodID hot = (*env)->GetStaticMethodID(env, cls, name, signature);
   int count, i, complete = 0, top_is_hot = 0, end_in_c = 0, with_java = 0, top_is_native = 0, elsewhere_reported = 0;
-  int failed_reported = 0, in_entry = 0;
+  int failed_reported = 0, in_own_code = 0;
   char where[256];
   int error_counts[32] = {0};
   int most_frequent_error = 0;
@@ -217,8 +211,8 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
         top_is_hot++;
       } else if (s->first[0].type == ASGST_FRAME_JAVA_NATIVE) {
         top_is_native++;
-      } else if (in_entry_of(hot, s->pc)) {
-        in_entry++;
+      } else if (in_code_of(hot, s->pc)) {
+        in_own_code++;
       } else if (elsewhere_reported < 5) {
         char text[256];
         size_t used = 0;
@@ -245,7 +239,7 @@ Java_AsgstSignalSampling_stopSampling(JNIEnv* env, jclass cls, jstring hot_name,
   result[4] = end_in_c;
   result[5] = with_java;
   result[6] = top_is_native;
-  result[7] = in_entry;
+  result[7] = in_own_code;
   (*env)->ReleaseStringUTFChars(env, hot_name, name);
   (*env)->ReleaseStringUTFChars(env, hot_signature, signature);
   return asgst_test_int_array(env, result, 8);
@@ -262,23 +256,9 @@ JNI_OnLoad(JavaVM* vm, void* reserved) {
   };
   JNIEnv* env;
   jclass cls;
-  jvmtiCapabilities capabilities;
-  jvmtiEventCallbacks callbacks;
   (void)reserved;
-  memset(&capabilities, 0, sizeof(capabilities));
-  capabilities.can_generate_compiled_method_load_events = 1;
-  memset(&callbacks, 0, sizeof(callbacks));
-  callbacks.CompiledMethodLoad = on_compiled_method_load;
-  callbacks.DynamicCodeGenerated = on_dynamic_code_generated;
   if (asgst_test_load_jvmti(vm, &jvmti) == JNI_ERR ||
-      (*jvmti)->AddCapabilities(jvmti, &capabilities) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventCallbacks(jvmti, &callbacks, sizeof(callbacks)) != JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_COMPILED_METHOD_LOAD, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->SetEventNotificationMode(jvmti, JVMTI_ENABLE, JVMTI_EVENT_DYNAMIC_CODE_GENERATED, NULL) !=
-          JVMTI_ERROR_NONE ||
-      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_COMPILED_METHOD_LOAD) != JVMTI_ERROR_NONE ||
-      (*jvmti)->GenerateEvents(jvmti, JVMTI_EVENT_DYNAMIC_CODE_GENERATED) != JVMTI_ERROR_NONE) {
+      asgst_test_watch_code(jvmti, on_compiled_method_load, on_dynamic_code_generated) != 0) {
     fprintf(stderr, "libAsgstSignalSampling: JVMTI refused the code events\n");
     return JNI_ERR;
   }
