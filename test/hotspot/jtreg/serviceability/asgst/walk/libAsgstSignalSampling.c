@@ -133,33 +133,35 @@ static void JNICALL on_dynamic_code_generated(jvmtiEnv* env, const char* name, c
   add_code(address, length, NULL, name);
 }
 
-/* Whether pc lies where the VM put a compiled version of method (the latest
-   code there: code is freed and reused). */
-static int in_code_of(jmethodID method, const char* pc) {
+/* The code that the VM put at pc, or null: the latest there (code is freed
+   and reused). */
+static const Code* code_at(const char* pc) {
   int i, count = __atomic_load_n(&code_count, __ATOMIC_ACQUIRE);
   count = count < MAX_CODE ? count : MAX_CODE;
   for (i = count - 1; i >= 0; i--) {
     if (pc >= code[i].begin && pc < code[i].end) {
-      return code[i].method == method;
+      return &code[i];
     }
   }
-  return 0;
+  return NULL;
 }
 
-/* Names the code at pc (the latest code there: code is freed and reused). */
+/* Whether pc lies where the VM put a compiled version of method. */
+static int in_code_of(jmethodID method, const char* pc) {
+  const Code* c = code_at(pc);
+  return c != NULL && c->method == method;
+}
+
+/* Names the code at pc. */
 static void describe_pc(char* text, size_t size, const char* pc) {
-  int i, count = __atomic_load_n(&code_count, __ATOMIC_ACQUIRE);
-  count = count < MAX_CODE ? count : MAX_CODE;
-  for (i = count - 1; i >= 0; i--) {
-    if (pc >= code[i].begin && pc < code[i].end) {
-      char name[200] = "?";
-      if (code[i].method != NULL) {
-        asgst_test_jvmti_method_name(jvmti, code[i].method, name, sizeof(name));
-      }
-      snprintf(text, size, "pc %p: %s+%ld", (void*)pc, code[i].method != NULL ? name : code[i].name,
-               (long)(pc - code[i].begin));
-      return;
+  const Code* c = code_at(pc);
+  if (c != NULL) {
+    char name[200] = "?";
+    if (c->method != NULL) {
+      asgst_test_jvmti_method_name(jvmti, c->method, name, sizeof(name));
     }
+    snprintf(text, size, "pc %p: %s+%ld", (void*)pc, c->method != NULL ? name : c->name, (long)(pc - c->begin));
+    return;
   }
   {
     Dl_info info;
