@@ -15,7 +15,7 @@ summary="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/test-results/test-summary.txt"
 rm -f "$summary"   # never read a previous run's results
 
 # A selection of ASGST tests alone needs only their native libraries of the test
-# image (make/patches/asgst-native-test-libs.patch), not all of HotSpot's.
+# image (make/patches/asgst-native-tests-only.patch), not all of HotSpot's.
 native_only=true
 for t in $tests; do
   case "$t" in
