@@ -55,14 +55,16 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 # The ASGST fast tier: the jtreg group and every gtest whose suite starts with asgst.
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
-# The fast tier also checks the source fetching and the sample profiler; their
+# The fast tier also checks the source fetching, the sample profiler and the
+# review branch (its content, its HotSpot and gtests); their
 # counts join the tests'.
 ifeq ($(TEST),$(ASGST_TESTS))
-  TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-sum-results.sh $(ASGST_DIR)/check-demo.sh
+  TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-sum-results.sh $(ASGST_DIR)/check-demo.sh \
+    $(ASGST_DIR)/check-review-branch.sh
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse results jdk-without-asgst ports test-aarch64
+  rehearse results jdk-without-asgst ports test-aarch64 branch test-branch
 
 Makefile: ;
 
@@ -128,6 +130,19 @@ bench: demo
 	@bench/run-signal-walk-benchmark.sh 8 64 512 2048
 	@bench/run-walk-benchmark.sh 8 64 512 2048
 	@bench/run-overhead-benchmark.sh
+
+# The change as a git branch on the upstream tag, for reviewers (doc/building.md).
+BRANCH_DIR ?=
+BRANCH_PATCHES ?=
+branch: $(CONFIG)
+	@test -n "$(BRANCH_DIR)" || { echo "usage: make branch BRANCH_DIR=DIR [BRANCH_PATCHES=DIR]"; exit 2; }
+	@$(ASGST_DIR)/make-branch.sh "$(BRANCH_DIR)" $(BRANCH_PATCHES)
+
+# The branch built and tested whole as a reviewer would; EVERY_COMMIT=1 also
+# builds libjvm at every commit of the series.
+EVERY_COMMIT ?=
+test-branch: prepare
+	@EVERY_COMMIT="$(EVERY_COMMIT)" $(ASGST_DIR)/test-branch.sh
 
 # A fresh machine: a fresh clone with a new, empty cache root runs ./configure,
 # make images, make test and make ports; prints each step's time (doc/building.md).

@@ -25,8 +25,8 @@
  * @test
  * @summary The stress tier on the Renaissance suite, the reference workload,
  *          which the Debian archive does not have: runs only when a jar is
- *          given (make test-stress RENAISSANCE_JAR=...), and is not part of the
- *          fast tier. The checks are AsgstStress's.
+ *          given (make test-stress RENAISSANCE_JAR=...), is skipped otherwise,
+ *          and is not part of the fast tier. The checks are AsgstStress's.
  * @requires os.family == "linux"
  * @library /test/lib
  * @build AsgstStress StressWorkloads

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The review branch's check, run by make test after the jtreg tests: makes the
+# branch (make/asgst/make-branch.sh), applies the content checks to every
+# commit (make/asgst/check-branch.sh), builds the branch's HotSpot with
+# OpenJDK's make in a checkout of the branch, and runs the asgst gtests of
+# that HotSpot with OpenJDK's `make test-prebuilt` (on the workspace's image,
+# whose class library is the same). The checkout ($WS/branch/jdk) is kept and
+# moved to each new branch with git, which rewrites only the files that
+# changed, and it is configured as the workspace is, so that its build is
+# incremental and takes the workspace's objects from ccache.
+# `make test-branch` builds and tests the branch whole, as a reviewer would.
+# Prints PASS or FAIL per check, then "N passed, N failed".
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+asgst_step "checking the review branch"
+load_config
+
+ws="$ASGST_WORKSPACE/branch"
+checkout="$ws/jdk"
+new="$ws/new"
+in_env="$ASGST_REPO/make/asgst/in-env"
+image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+passed=0 failed=0
+report() {  # report NAME LOG: PASS when the last command succeeded
+  local status=$? name=$1 log=$2
+  if [ "$status" = 0 ]; then
+    echo "PASS review branch: $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL review branch: $name (log: $log)"
+    tail -n 15 "$log" | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+  return "$status"
+}
+finish() {
+  echo "$passed passed, $failed failed"
+  [ "$failed" = 0 ]
+  exit
+}
+mkdir -p "$ws"
+
+rm -rf "$new" "$new-patches"
+"$ASGST_REPO/make/asgst/make-branch.sh" "$new" "$new-patches" > "$ws/make-branch.log" 2>&1
+report "made (${new}-patches)" "$ws/make-branch.log" || finish
+
+"$ASGST_REPO/make/asgst/check-branch.sh" "$new" > "$ws/check-branch.log" 2>&1
+report "content checks: $(tail -n 1 "$ws/check-branch.log")" "$ws/check-branch.log"
+
+{
+  [ -d "$checkout/.git" ] || git init -q "$checkout"
+  git -C "$checkout" fetch -q -f "$new" "+asgst:refs/remotes/new/asgst" &&
+    git -C "$checkout" reset -q --hard refs/remotes/new/asgst && git -C "$checkout" clean -q -d -f
+} > "$ws/checkout.log" 2>&1
+report "checked out" "$ws/checkout.log" || finish
+
+# The workspace's configuration (prepare.sh) in the branch, under the same
+# name, so that the compile commands and therefore ccache's keys are the same.
+conf_dir="$checkout/build/$ASGST_CONF"
+{
+  # prepare.sh keeps its arguments, then a hash of OpenJDK's m4 files.
+  workspace_args=$(cat "$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/asgst-configure-args") &&
+  wanted="$workspace_args $(cat "$checkout"/make/autoconf/*.m4 | sha256sum | cut -c1-16)" &&
+  if [ "$(cat "$conf_dir/asgst-configure-args" 2>/dev/null)" != "$wanted" ]; then
+    read -ra args <<< "${workspace_args% *}" &&
+    (cd "$checkout" && "$in_env" bash configure "${args[@]}") &&
+      echo "$wanted" > "$conf_dir/asgst-configure-args"
+  fi &&
+  (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" hotspot test-image-hotspot-gtest)
+} > "$ws/build.log" 2>&1
+report "HotSpot built" "$ws/build.log" || finish
+
+(cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" test-prebuilt TEST=gtest:asgst \
+   JDK_IMAGE_DIR="$image" TEST_IMAGE_DIR="$conf_dir/images/test") > "$ws/gtest.log" 2>&1 &&
+  grep -q '^TEST SUCCESS' "$ws/gtest.log" && grep -qE '^ +gtest:asgst[^ ]* +[1-9][0-9]* ' "$ws/gtest.log"
+report "gtest:asgst of its HotSpot" "$ws/gtest.log"
+finish
