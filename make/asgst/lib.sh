@@ -65,3 +65,14 @@ install_host_packages() {
     die "please install: $* (needed to create the Debian 13 build environment)"
   fi
 }
+
+# Whether OpenJDK's test summary FILE says that every test selection ran tests
+# and none failed. Rows: [>>] NAME TOTAL PASS FAIL ERROR SKIP [<<]; a long
+# name may stand on a line of its own.
+test_summary_passed() {
+  [ -f "$1" ] && grep -q '^TEST SUCCESS' "$1" &&
+    awk 'NF >= 5 && $NF ~ /^[0-9]+$|^<<$/ { n = ($NF == "<<") ? NF - 1 : NF
+           if ($(n-4) !~ /^[0-9]+$/) next
+           rows++; if ($(n-3) == 0 || $(n-2) + $(n-1) > 0) bad++ }
+         END { exit !(rows > 0 && bad == 0) }' "$1"
+}
