@@ -27,6 +27,8 @@
 // mode=queue  a per-thread CPU-time engine; the handler enqueues the top frame
 //             and the thread walks its stack at its next safepoint poll
 // mode=agct   as cpu, but with AsyncGetCallTrace and jmethodIDs, for comparison
+// mode=signal as cpu, but the handler returns at once: the floor of a
+//             sample's cost, the signal alone, on any JVM
 // engine=     timer (default): a CPU-time POSIX timer per thread, which fires
 //             at most once per scheduler tick; perf: a perf_events CPU clock
 //             per thread, which keeps the interval (timer if perf is refused)
@@ -75,8 +77,8 @@
 namespace asgstprof {
 namespace {
 
-enum class Mode { cpu, wall, queue, agct };
-// What makes the CPU-time SIGPROFs of modes cpu, queue and agct.
+enum class Mode { cpu, wall, queue, agct, signal };
+// What makes the CPU-time SIGPROFs of modes cpu, queue, agct and signal.
 enum class Engine { timer, perf };
 
 struct Options {
@@ -97,7 +99,7 @@ Profile* profile = nullptr;
 std::atomic<bool> running{false};
 bool attached = false;  // loaded into a running VM (Agent_OnAttach)
 std::atomic<long> failed_walks{0};
-// SIGPROFs handled while running in modes cpu, queue and agct (each a sample,
+// SIGPROFs handled while running in modes cpu, queue, agct and signal (each a sample,
 // walked, failed or lost), and the wall sampler's rounds: the achieved rate.
 std::atomic<long> signals_taken{0};
 std::atomic<long> wall_rounds{0};
@@ -121,6 +123,7 @@ const char* mode_name(Mode mode) {
     case Mode::wall: return "wall";
     case Mode::queue: return "queue";
     case Mode::agct: return "agct";
+    case Mode::signal: return "signal";
   }
   return "?";
 }
@@ -150,6 +153,7 @@ bool parse_options(const char* text) {
       else if (value == "wall") options.mode = Mode::wall;
       else if (value == "queue") options.mode = Mode::queue;
       else if (value == "agct") options.mode = Mode::agct;
+      else if (value == "signal") options.mode = Mode::signal;
       else { std::fprintf(stderr, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
     } else if (key == "engine") {
       if (value == "timer") options.engine = Engine::timer;
@@ -281,22 +285,11 @@ void record(asgst::Frames frames, int64_t weight) {
 }
 
 // Records the walk of a queued sample at the thread's poll; arg is how many
-// samples the element stands for (asgst::Queue::enqueue_or_merge).
+// samples the element stands for (asgst::Queue::enqueue_or_merge). As in the
+// handler, only the raw frames are copied: naming and folding them is the
+// drainer's work, off the sampled thread and its CPU clock.
 struct QueueFunction {
-  void operator()(asgst::Frames frames, void* arg) const {
-    std::vector<RawFrame> copy;
-    for (const asgst::Frame& f : frames) {
-      copy.push_back(RawFrame::of(f));
-    }
-    if (copy.empty()) {
-      failed_walks.fetch_add(1, std::memory_order_relaxed);
-      return;
-    }
-    if (frames.state() < 0) {
-      copy.push_back(RawFrame::end_of_walk(frames.state()));
-    }
-    profile->add(copy, (int64_t)(intptr_t)arg);
-  }
+  void operator()(asgst::Frames frames, void* arg) const { record(frames, (int64_t)(intptr_t)arg); }
 };
 using ThreadQueue = asgst::Queue<QueueFunction>;
 
@@ -464,6 +457,8 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
     case Mode::agct:
       record_agct(ucontext);
       break;
+    case Mode::signal:
+      break;  // the floor: what the signal alone costs
     case Mode::queue:
       if (this_thread.queue != nullptr) {
         this_thread.queue->enqueue_or_merge(ucontext);
@@ -749,7 +744,7 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
 // Settles on a mode this VM can run, saying why on stderr when it is not
 // the one asked for. False if there is none.
 bool choose_mode() {
-  if (options.mode != Mode::agct) {
+  if (options.mode != Mode::agct && options.mode != Mode::signal) {
     std::string why = asgst::load();
     if (!why.empty()) {
       std::fprintf(stderr, "asgstprof: this JVM has no ASGST API (%s); using AsyncGetCallTrace\n", why.c_str());
@@ -817,7 +812,7 @@ jint setup(JavaVM* vm, const char* agent_options) {
   profile = new Profile(options.native);
   if (options.mode == Mode::agct) {
     profile->set_jmethod_namer(jmethod_name);
-  } else {
+  } else if (options.mode != Mode::signal) {
     // Names samples of classes that go away. (With jmethodIDs this is not
     // possible: a JVMTI call in a class-unload handler is not allowed.)
     unload_handler = std::make_unique<asgst::ClassUnloadHandler<UnloadFunction>>(UnloadFunction());

@@ -106,11 +106,6 @@ void Profile::drain() {
   _ring.drain([this](RawSample& s) { fold(s.frames, s.count, s.weight); });
 }
 
-void Profile::add(const std::vector<RawFrame>& frames, int64_t weight) {
-  std::lock_guard<std::mutex> guard(_lock);
-  fold(frames.data(), (int)frames.size(), weight);
-}
-
 void Profile::on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count) {
   (void)klass;
   std::lock_guard<std::mutex> guard(_lock);

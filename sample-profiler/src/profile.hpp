@@ -51,9 +51,6 @@ class Profile {
   // Folds the ready samples into the profile. Not signal safe.
   void drain();
 
-  // Adds one already walked trace (queue handlers call this at polls).
-  void add(const std::vector<RawFrame>& frames, int64_t weight);
-
   // Names the methods of a class that goes away, then drains what is pending.
   void on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count);
 

@@ -57,7 +57,8 @@ class AsgstQueue {
   ASGST_QueueElement* _elements;
   AsgstRecordedFrame* _codes;            // beside _elements, same slots
   jint _capacity;
-  volatile juint _head;
+  volatile juint _head;                // the oldest slot in use
+  volatile juint _first_pending;       // the oldest element not yet handed to the handler
   volatile juint _tail;
   volatile jint _attempts;             // enqueue attempts since the last processing
   volatile jint _requested_capacity;   // applied after the next processing
@@ -73,7 +74,7 @@ class AsgstQueue {
 
   AsgstQueue() :
     _thread(nullptr), _handler(nullptr), _handler_arg(nullptr), _options(0), _elements(nullptr), _codes(nullptr),
-    _capacity(0), _head(0), _tail(0), _attempts(0), _requested_capacity(0), _busy(false), _deregistered(false),
+    _capacity(0), _head(0), _first_pending(0), _tail(0), _attempts(0), _requested_capacity(0), _busy(false), _deregistered(false),
     _on_start(), _on_end(), _next(nullptr), _generation(0), _index(0), _next_free(nullptr) {}
 
   void init(JavaThread* t, int size, int opts, ASGST_Handler h, void* arg, ASGST_QueueElement* e,
@@ -85,7 +86,7 @@ class AsgstQueue {
     _elements = e;
     _codes = c;
     _capacity = size;
-    _head = _tail = 0;
+    _head = _first_pending = _tail = 0;
     _attempts = 0;
     _requested_capacity = size;
     _busy = _deregistered = false;
@@ -99,12 +100,13 @@ class AsgstQueue {
     _elements = nullptr;
     _codes = nullptr;
     _capacity = 0;
-    _head = _tail = 0;
+    _head = _first_pending = _tail = 0;
     _thread = nullptr;
     _handler = nullptr;
   }
 
-  juint size() const { return Atomic::load_acquire(&_tail) - Atomic::load_acquire(&_head); }
+  // The pending elements: neither processed nor being processed.
+  juint size() const { return Atomic::load_acquire(&_tail) - Atomic::load_acquire(&_first_pending); }
 };
 
 // The queues' handles. An ASGST_Queue* is no pointer: it names a slot of this
@@ -371,7 +373,7 @@ ASGST_QueueElement* AsgstQueues::element(ASGST_Queue* q, int n) {
   if (queue == nullptr || Atomic::load_acquire(&queue->_busy)) {
     return nullptr;
   }
-  juint head = Atomic::load_acquire(&queue->_head);
+  juint head = Atomic::load_acquire(&queue->_first_pending);
   juint tail = Atomic::load_acquire(&queue->_tail);
   juint size = tail - head;
   juint index;
@@ -434,6 +436,11 @@ void AsgstQueues::set_on_processing(ASGST_Queue* q, bool at_start, int options, 
 // The thread's side, at a poll ---------------------------------------------------
 
 void AsgstQueues::call_on_processing(JavaThread* thread, AsgstQueue* queue, bool at_start) {
+  // Most queues have no such handler: they take no lock here. A handler set
+  // meanwhile by another thread is called from the next processing on.
+  if (Atomic::load(at_start ? &queue->_on_start._handler : &queue->_on_end._handler) == nullptr) {
+    return;
+  }
   Thread::SpinAcquire(&_list_lock);
   AsgstOnProcessing setting = at_start ? queue->_on_start : queue->_on_end;
   Thread::SpinRelease(&_list_lock);
@@ -462,6 +469,13 @@ void AsgstQueues::process_queue(JavaThread* thread, AsgstQueue* queue) {
     // Elements that the signal handler adds meanwhile are processed too.
     juint head;
     while ((head = queue->_head) != Atomic::load_acquire(&queue->_tail)) {
+      // The element stops being pending before it is read: a sample that
+      // lands meanwhile and merges into the youngest pending element
+      // (doc/safepoint-queue.md, "Compression") counts in a later element,
+      // not in this one, whose arg the handler already has. Its slot stays
+      // in use until the handler returns. The fence keeps the reads below
+      // after the store, as the signal handler on this thread sees them.
+      Atomic::release_store_fence(&queue->_first_pending, head + 1);
       ASGST_QueueElement element = queue->_elements[head % (juint)queue->_capacity];
       AsgstRecordedFrame code = queue->_codes[head % (juint)queue->_capacity];
       HandleMark hm(thread);
@@ -507,7 +521,7 @@ void AsgstQueues::apply_resize(AsgstQueue* queue) {
   queue->_elements = fresh;
   queue->_codes = fresh_codes;
   queue->_capacity = requested;
-  queue->_head = 0;
+  queue->_head = queue->_first_pending = 0;
   queue->_tail = kept;
   Atomic::release_store_fence(&queue->_busy, false);
   FREE_C_HEAP_ARRAY(ASGST_QueueElement, old);
@@ -536,18 +550,26 @@ void AsgstQueues::process(JavaThread* thread, AsgstThreadQueues* queues) {
        queue = Atomic::load_acquire(&queue->_next)) {
     process_queue(thread, queue);
   }
-  // Free deregistered queues, now that their elements were processed.
-  Thread::SpinAcquire(&_list_lock);
-  AsgstQueue* volatile* link = &queues->_first;
-  while (*link != nullptr) {
-    AsgstQueue* queue = *link;
-    if (Atomic::load_acquire(&queue->_deregistered) && queue->size() == 0) {
-      *link = queue->_next;
-      free_queue(queue);
-    } else {
-      link = &queue->_next;
-    }
+  // Free deregistered queues, now that their elements were processed; the
+  // lock only where there is one.
+  bool any_deregistered = false;
+  for (AsgstQueue* queue = Atomic::load_acquire(&queues->_first); queue != nullptr;
+       queue = Atomic::load_acquire(&queue->_next)) {
+    any_deregistered |= Atomic::load_acquire(&queue->_deregistered);
   }
-  Thread::SpinRelease(&_list_lock);
+  if (any_deregistered) {
+    Thread::SpinAcquire(&_list_lock);
+    AsgstQueue* volatile* link = &queues->_first;
+    while (*link != nullptr) {
+      AsgstQueue* queue = *link;
+      if (Atomic::load_acquire(&queue->_deregistered) && queue->size() == 0) {
+        *link = queue->_next;
+        free_queue(queue);
+      } else {
+        link = &queue->_next;
+      }
+    }
+    Thread::SpinRelease(&_list_lock);
+  }
   queues->_processing = false;
 }

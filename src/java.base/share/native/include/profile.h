@@ -445,7 +445,8 @@ _JNI_IMPORT_OR_EXPORT_ int JNICALL ASGST_Enqueue(ASGST_Queue* queue, void* ucont
 
 /*
  * The n-th pending element: 0 the oldest, -1 the youngest; null if out of
- * range. Only its arg may be changed. Signal safe, on the queue's thread.
+ * range. An element stops being pending when its handler is called. Only its
+ * arg may be changed. Signal safe, on the queue's thread.
  */
 _JNI_IMPORT_OR_EXPORT_ ASGST_QueueElement* JNICALL ASGST_GetQueueElement(ASGST_Queue* queue, int n);
 

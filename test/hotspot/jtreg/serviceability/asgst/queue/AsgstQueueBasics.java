@@ -26,7 +26,8 @@
  * @summary Safepoint queues on one thread: ordering, a full queue, element
  *          access and arg changes, resizing and deregistering with elements
  *          pending, two queues side by side, the processing callbacks, and
- *          compression through ASGST_GetEnqueuableElement, and the handles
+ *          compression through ASGST_GetEnqueuableElement (also of samples
+ *          taken while a handler runs), and the handles
  *          of removed queues (deregistered, or of a thread that ended).
  * @requires os.family == "linux"
  * @run main/othervm/native AsgstQueueBasics
@@ -54,6 +55,7 @@ public class AsgstQueueBasics {
     static native int resizeWhilePending(int index, int size);
     static native int[] deregisterWhilePending(int index);
     static native int compress(int index, int count);
+    static native void sampleInHandlers(int count);
     static native void setCallbacks(int index);
     static native int[] callbackCounts();
     static native String[] takeRecords();
@@ -81,6 +83,7 @@ public class AsgstQueueBasics {
         twoQueues();
         callbacks();
         compression();
+        samplesWhileProcessing();
         deregistering();
         removedQueues();
         System.out.println("all queue checks passed");
@@ -172,6 +175,21 @@ public class AsgstQueueBasics {
         List<Processed> done = processed();
         check(merged == 50, "merged " + merged + " of 50 samples of one place");
         check(done.size() == 1 && done.get(0).elementArg == 51, "one element counting 51 samples: " + done);
+        check(deregister(0), "deregister");
+    }
+
+    // A sample taken while an element's handler runs (a signal at the poll)
+    // and compressed as doc/safepoint-queue.md says must count in a later
+    // element: the one being handled is no longer pending, and its arg was
+    // read already. Each handler takes one sample of the same place, twice.
+    static void samplesWhileProcessing() {
+        check(register(0, 4), "register");
+        sampleInHandlers(2);
+        compress(0, 0);  // one element counting one sample
+        List<Processed> done = processed();
+        long counted = done.stream().mapToLong(Processed::elementArg).sum();
+        check(counted == 3, "3 samples (1 before processing, 2 during it) counted as " + counted + ": " + done);
+        check(done.size() == 3, "each sample during processing in an element of its own: " + done);
         check(deregister(0), "deregister");
     }
 

@@ -52,6 +52,24 @@ static int record_count;
 static int start_calls, start_with_iterator, end_calls, end_with_iterator;
 static ASGST_Queue* queues[2];
 static ASGST_Queue* kept;  /* a handle kept past its queue's removal */
+static int samples_in_handler;  /* samples that on_element takes, as if a signal came while it ran */
+
+/*
+ * A sample of the queue's thread, compressed as doc/safepoint-queue.md says:
+ * counted in the youngest pending element's arg when that records the same
+ * place, else enqueued with arg 1. Returns 1 if it was merged.
+ */
+static int sample(ASGST_Queue* queue) {
+  ASGST_QueueElement now = ASGST_GetEnqueuableElement(queue, NULL);
+  ASGST_QueueElement* last = ASGST_GetQueueElement(queue, -1);
+  if (last != NULL && now.pc != NULL && now.pc == last->pc && now.sp == last->sp && now.fp == last->fp &&
+      now.bcp == last->bcp) {
+    last->arg = (void*)((intptr_t)last->arg + 1);
+    return 1;
+  }
+  ASGST_Enqueue(queue, NULL, (void*)(intptr_t)1);
+  return 0;
+}
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   Record* r;
@@ -72,6 +90,10 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   while (ASGST_NextFrame(iterator, &frame) == 1) {
   }
   r->end = ASGST_State(iterator);
+  if (samples_in_handler > 0) {
+    samples_in_handler--;
+    sample(queues[(intptr_t)queue_arg - 1]);
+  }
 }
 
 static void on_start(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
@@ -185,17 +207,15 @@ JNIEXPORT jint JNICALL Java_AsgstQueueBasics_compress(JNIEnv* env, jclass cls, j
   (void)env; (void)cls;
   ASGST_Enqueue(queues[index], NULL, (void*)(intptr_t)1);
   for (i = 0; i < count; i++) {
-    ASGST_QueueElement now = ASGST_GetEnqueuableElement(queues[index], NULL);
-    ASGST_QueueElement* last = ASGST_GetQueueElement(queues[index], -1);
-    if (last != NULL && now.pc != NULL && now.pc == last->pc && now.sp == last->sp && now.fp == last->fp &&
-        now.bcp == last->bcp) {
-      last->arg = (void*)((intptr_t)last->arg + 1);
-      merged++;
-    } else {
-      ASGST_Enqueue(queues[index], NULL, (void*)(intptr_t)1);
-    }
+    merged += sample(queues[index]);
   }
   return merged;
+}
+
+/* The next count element handlers each take a sample of their own place while they run. */
+JNIEXPORT void JNICALL Java_AsgstQueueBasics_sampleInHandlers(JNIEnv* env, jclass cls, jint count) {
+  (void)env; (void)cls;
+  samples_in_handler = count;
 }
 
 JNIEXPORT void JNICALL Java_AsgstQueueBasics_setCallbacks(JNIEnv* env, jclass cls, jint index) {
