@@ -3,7 +3,8 @@
 #   make images            the JDK image (configures first when needed)
 #   make hotspot           libjvm only, fastest while iterating on the VM
 #   make test              all ASGST jtreg tests and gtests (the fast tier), then the
-#                          sample profiler's check (make/asgst/check-demo.sh)
+#                          sample profiler's check (make/asgst/check-demo.sh) and the
+#                          review branch's (make/asgst/check-review-branch.sh)
 #   make test TEST=...     one test, e.g. TEST=test/hotspot/jtreg/serviceability/asgst/Foo.java
 #   make test-stress       the long tier: fuzzing for DURATION seconds per run, and the
 #                          stress matrix with DURATION seconds per cell (default 10),
@@ -25,6 +26,10 @@
 #   make test-aarch64      the ASGST gtests and jtreg tests on an aarch64 image, cross-built
 #                          and run under qemu-user (make/asgst/test-aarch64.sh); TEST=...
 #                          runs those jtreg tests only
+#   make branch BRANCH_DIR=DIR  the change as a git branch on the upstream tag, for
+#                          reviewers, with its patch series and cover letter
+#   make test-branch       that branch built and tested with OpenJDK's own configure,
+#                          make images and make test; EVERY_COMMIT=1 builds each commit
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images, make test and make ports, each step
 #                          timed; REHEARSAL_PORTS=TARGETS|none
@@ -56,8 +61,8 @@ UPSTREAM_MAKE = $(IN_ENV) $(MAKE) -C $(JDK_DIR) CONF=$(ASGST_CONF)
 ASGST_TESTS := hotspot_asgst gtest:asgst
 TEST ?= $(ASGST_TESTS)
 # The fast tier also checks the source fetching, the sample profiler and the
-# review branch (its content, its HotSpot and gtests); their
-# counts join the tests'.
+# review branch (its content, its HotSpot and gtests); their counts join the
+# tests'.
 ifeq ($(TEST),$(ASGST_TESTS))
   TEST_CHECKS := $(ASGST_DIR)/check-source-urls.sh $(ASGST_DIR)/check-sum-results.sh $(ASGST_DIR)/check-demo.sh \
     $(ASGST_DIR)/check-review-branch.sh

@@ -48,7 +48,9 @@ report "made (${new}-patches)" "$ws/make-branch.log" || finish
 report "content checks: $(tail -n 1 "$ws/check-branch.log")" "$ws/check-branch.log"
 
 {
-  [ -d "$checkout/.git" ] || git init -q "$checkout"
+  # The first time a clone (which links the upstream tree's objects); then a
+  # fetch, which brings only the series, since the import commit stays the same.
+  [ -d "$checkout/.git" ] || git clone -q --no-checkout "$new" "$checkout"
   git -C "$checkout" fetch -q -f "$new" "+asgst:refs/remotes/new/asgst" &&
     git -C "$checkout" reset -q --hard refs/remotes/new/asgst && git -C "$checkout" clean -q -d -f
 } > "$ws/checkout.log" 2>&1
