@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Whole-program overhead at equal achieved sample rates: the sample profiler
 # with the perf_events engine (which samples at the interval asked for) in
-# modes cpu, cpu with frame marks (marks=true), queue and agct
+# modes signal (the handler returns at once: the floor), cpu, cpu with frame
+# marks (marks=true), queue and agct
 # (AsyncGetCallTrace), and JFR's CPU-time sampler and execution sampler, each
 # at 10 ms, 1 ms and 0.1 ms, against the same image without a profiler. The
 # configurations take turns within each round of runs (the order rotates from
@@ -13,7 +14,9 @@
 # configuration). bench/rate/measure.sh does the measuring.
 # Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
 #   RUNS=5                        rounds
-#   WORKLOADS="h2 xalan rhino"    real programs of the stress tier (bench/overhead/)
+#   WORKLOADS="h2 xalan rhino"    real programs of the stress tier (bench/overhead/), or
+#                                 the kernels streams, parallel-streams and forkjoin
+#                                 (bench/overhead/ParallelWork.java)
 #   INTERVALS="10ms 1ms 100us"    JFR's execution sampler: 1 ms and more
 #   THREADS=2                     threads of each workload
 # Takes about 10 minutes per workload with the defaults on two cores.

@@ -15,6 +15,7 @@ classes="$out/classes"
 
 mkdir -p "$classes"
 "$image/bin/javac" -d "$classes" "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
+    "$repo/bench/overhead/ParallelWork.java" \
     "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
 TIMEFORMAT='%R %U %S'
 printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tnote\n' > "$out/rate-runs.tsv"
@@ -23,7 +24,8 @@ printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tno
 # engine keeps the interval; JFR's execution sampler takes 1 ms at least.
 configs=("no profiler|-|none|")
 for interval in $intervals; do
-  configs+=("asgstprof cpu|$interval|asgst|mode=cpu,engine=perf,interval=$interval"
+  configs+=("asgstprof signal|$interval|asgst|mode=signal,engine=perf,interval=$interval"
+            "asgstprof cpu|$interval|asgst|mode=cpu,engine=perf,interval=$interval"
             "asgstprof cpu, marks|$interval|asgst|mode=cpu,engine=perf,marks=true,interval=$interval"
             "asgstprof queue|$interval|asgst|mode=queue,engine=perf,interval=$interval"
             "asgstprof agct|$interval|asgst|mode=agct,engine=perf,interval=$interval"
@@ -53,6 +55,9 @@ run_once() {  # workload run config
   case $kind in
     asgst)
       samples=$(sed -n 's/^asgstprof: mode [a-z]*, \([0-9]*\) samples.*/\1/p' "$out/last.err")
+      # mode=signal keeps no samples: the signals it took.
+      [ "$name" != "asgstprof signal" ] ||
+        samples=$(sed -n 's/^asgstprof: engine .*(\([0-9]*\) samples in .*/\1/p' "$out/last.err")
       note=$(sed -n 's/^asgstprof: marks: .*(\([0-9.]*\)%)$/walked=\1%/p' "$out/last.err")
       ! grep -q 'perf_event_open failed' "$out/last.err" || note=timer
       [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-report; } ;;
@@ -71,8 +76,13 @@ run_once() {  # workload run config
 }
 
 for workload in $workloads; do
-  cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
-  main="RealWork $workload $(default_rounds "$workload") $threads"
+  case $workload in
+    streams|parallel-streams|forkjoin)
+      cp=$classes main="ParallelWork $workload $(default_rounds "$workload") $threads" ;;
+    *)
+      cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
+      main="RealWork $workload $(default_rounds "$workload") $threads" ;;
+  esac
   count=${#configs[@]}
   for run in $(seq "$runs"); do
     # Each round starts at another configuration.

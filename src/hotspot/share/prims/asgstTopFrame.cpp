@@ -139,8 +139,11 @@ class AsgstThawStubs : AllStatic {
 
  public:
   static bool contain(address pc) {
+    if (!Continuations::enabled()) {
+      return false;  // none is ever generated (and look_up would fail at every walk)
+    }
     if (!Atomic::load_acquire(&_known) && !look_up()) {
-      // Not generated yet (or no continuations): each walk asks again.
+      // Not generated yet: each walk asks again.
       StubCodeDesc* desc = StubCodeDesc::desc_for(pc);
       return desc != nullptr && is_thaw_stub(desc->begin());
     }
