@@ -53,7 +53,8 @@ make_test() {  # make_test TEST: OpenJDK's make test, which must pass and run te
   rm -f "$summary"
   # Through the environment: OpenJDK's make reads a 'p' and a 'q' in
   # MAKEFLAGS as "make -qp" (run-tests.sh).
-  TEST="$1" CONF="$plain_conf" in_checkout make test && test_summary_passed "$summary"
+  (cd "$checkout" && MAKEFLAGS= MFLAGS= TEST="$1" CONF="$plain_conf" "$in_env" make test) &&
+    test_summary_passed "$summary"
 }
 step "make test TEST=gtest:asgst" "$ws/plain-gtest.log" make_test gtest:asgst
 step "make test TEST=test/hotspot/jtreg/serviceability/asgst" "$ws/plain-jtreg.log" \
