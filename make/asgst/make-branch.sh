@@ -35,7 +35,7 @@ while IFS= read -r line; do
   case "$line" in
     '#'*) ;;
     '== '*) titles+=("${line#== }"); bodies+=(""); items+=("") ;;
-    '@omit '*) set -- ${line#@omit }; omitted+=("$1") ;;
+    '@omit '*) read -r what _ <<< "${line#@omit }"; omitted+=("$what") ;;
     '@patch '*|'@file '*)
       [ ${#titles[@]} -gt 0 ] || die "branch-series.txt: '$line' before the first commit"
       i=$((${#titles[@]} - 1)); items[$i]+="${line#@}"$'\n' ;;
