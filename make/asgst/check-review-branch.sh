@@ -20,62 +20,55 @@ checkout="$ws/jdk"
 new="$ws/new"
 in_env="$ASGST_REPO/make/asgst/in-env"
 image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
-passed=0 failed=0
-report() {  # report NAME LOG: PASS when the last command succeeded
-  local status=$? name=$1 log=$2
-  if [ "$status" = 0 ]; then
-    echo "PASS review branch: $name"
-    passed=$((passed + 1))
-  else
-    echo "FAIL review branch: $name (log: $log)"
-    tail -n 15 "$log" | sed 's/^/  /'
-    failed=$((failed + 1))
-  fi
-  return "$status"
-}
+step() { check_step "review branch" "$@"; }
 finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
+  echo "$check_passed passed, $check_failed failed"
+  [ "$check_failed" = 0 ]
   exit
 }
 mkdir -p "$ws"
 
-rm -rf "$new" "$new-patches"
-"$ASGST_REPO/make/asgst/make-branch.sh" "$new" "$new-patches" > "$ws/make-branch.log" 2>&1
-report "made (${new}-patches)" "$ws/make-branch.log" || finish
+make_branch() {
+  rm -rf "$new" "$new-patches"
+  "$ASGST_REPO/make/asgst/make-branch.sh" "$new" "$new-patches"
+}
+step "made ($new-patches)" "$ws/make-branch.log" make_branch || finish
 
-"$ASGST_REPO/make/asgst/check-branch.sh" "$new" > "$ws/check-branch.log" 2>&1
-report "content checks: $(tail -n 1 "$ws/check-branch.log")" "$ws/check-branch.log"
+step "content checks" "$ws/check-branch.log" "$ASGST_REPO/make/asgst/check-branch.sh" "$new"
+tail -n 1 "$ws/check-branch.log"
 
-{
+check_out() {
   # The first time a clone (which links the upstream tree's objects); then a
   # fetch, which brings only the series, since the import commit stays the same.
-  [ -d "$checkout/.git" ] || git clone -q --no-checkout "$new" "$checkout"
+  [ -d "$checkout/.git" ] || git clone -q --no-checkout "$new" "$checkout" || return
   git -C "$checkout" fetch -q -f "$new" "+asgst:refs/remotes/new/asgst" &&
     git -C "$checkout" reset -q --hard refs/remotes/new/asgst && git -C "$checkout" clean -q -d -f
-} > "$ws/checkout.log" 2>&1
-report "checked out" "$ws/checkout.log" || finish
+}
+step "checked out" "$ws/checkout.log" check_out || finish
 
 # The workspace's configuration (prepare.sh) in the branch, under the same
 # name, so that the compile commands and therefore ccache's keys are the same.
 conf_dir="$checkout/build/$ASGST_CONF"
-{
+build() {
   # prepare.sh keeps its arguments, then a hash of OpenJDK's m4 files.
-  workspace_args=$(cat "$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/asgst-configure-args") &&
-  wanted="$workspace_args $(cat "$checkout"/make/autoconf/*.m4 | sha256sum | cut -c1-16)" &&
+  local workspace_args wanted args
+  workspace_args=$(cat "$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/asgst-configure-args") || return
+  wanted="$workspace_args $(cat "$checkout"/make/autoconf/*.m4 | sha256sum | cut -c1-16)"
   if [ "$(cat "$conf_dir/asgst-configure-args" 2>/dev/null)" != "$wanted" ]; then
-    read -ra args <<< "${workspace_args% *}" &&
-    (cd "$checkout" && "$in_env" bash configure "${args[@]}") &&
-      echo "$wanted" > "$conf_dir/asgst-configure-args"
-  fi &&
+    read -ra args <<< "${workspace_args% *}"
+    (cd "$checkout" && "$in_env" bash configure "${args[@]}") || return
+    echo "$wanted" > "$conf_dir/asgst-configure-args"
+  fi
   (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" hotspot test-image-hotspot-gtest)
-} > "$ws/build.log" 2>&1
-report "HotSpot built" "$ws/build.log" || finish
+}
+step "HotSpot built" "$ws/build.log" build || finish
 
-rm -f "$conf_dir/test-results/test-summary.txt"
-# The variables go through the environment (see run-tests.sh on MAKEFLAGS).
-(cd "$checkout" && MAKEFLAGS= MFLAGS= CONF="$ASGST_CONF" TEST=gtest:asgst JDK_IMAGE_DIR="$image" \
-   TEST_IMAGE_DIR="$conf_dir/images/test" "$in_env" make test-prebuilt) > "$ws/gtest.log" 2>&1 &&
-  test_summary_passed "$conf_dir/test-results/test-summary.txt"
-report "gtest:asgst of its HotSpot" "$ws/gtest.log"
+gtests() {
+  rm -f "$conf_dir/test-results/test-summary.txt"
+  # The variables go through the environment (see run-tests.sh on MAKEFLAGS).
+  (cd "$checkout" && MAKEFLAGS= MFLAGS= CONF="$ASGST_CONF" TEST=gtest:asgst JDK_IMAGE_DIR="$image" \
+     TEST_IMAGE_DIR="$conf_dir/images/test" "$in_env" make test-prebuilt) &&
+    test_summary_passed "$conf_dir/test-results/test-summary.txt"
+}
+step "gtest:asgst of its HotSpot" "$ws/gtest.log" gtests
 finish

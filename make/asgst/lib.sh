@@ -76,3 +76,23 @@ test_summary_passed() {
            rows++; if ($(n-3) == 0 || $(n-2) + $(n-1) > 0) bad++ }
          END { exit !(rows > 0 && bad == 0) }' "$1"
 }
+
+# Runs COMMAND with its output in LOG and prints "PASS WHAT: NAME (N s)", or
+# "FAIL WHAT: NAME (log: LOG)" and the log's last lines; counts the result in
+# check_passed and check_failed, and returns COMMAND's status.
+check_passed=0 check_failed=0
+check_step() {  # check_step WHAT NAME LOG COMMAND...
+  local what=$1 name=$2 log=$3 start status
+  shift 3
+  start=$(date +%s)
+  "$@" > "$log" 2>&1 && status=0 || status=$?
+  if [ "$status" = 0 ]; then
+    echo "PASS $what: $name ($(( $(date +%s) - start )) s)"
+    check_passed=$((check_passed + 1))
+  else
+    echo "FAIL $what: $name (log: $log)"
+    tail -n 15 "$log" | sed 's/^/  /'
+    check_failed=$((check_failed + 1))
+  fi
+  return "$status"
+}

@@ -17,25 +17,10 @@ load_config
 ws="$ASGST_WORKSPACE/branch"
 checkout="$ws/jdk"
 in_env="$ASGST_REPO/make/asgst/in-env"
-passed=0 failed=0
-step() {  # step NAME LOG COMMAND...: runs COMMAND, timed, into LOG
-  local name=$1 log=$2 start status
-  shift 2
-  start=$(date +%s)
-  "$@" > "$log" 2>&1 && status=0 || status=$?
-  if [ "$status" = 0 ]; then
-    echo "PASS review branch: $name ($(( $(date +%s) - start )) s)"
-    passed=$((passed + 1))
-  else
-    echo "FAIL review branch: $name (log: $log)"
-    tail -n 15 "$log" | sed 's/^/  /'
-    failed=$((failed + 1))
-  fi
-  return "$status"
-}
+step() { check_step "review branch" "$@"; }
 finish() {
-  echo "$passed passed, $failed failed"
-  [ "$failed" = 0 ]
+  echo "$check_passed passed, $check_failed failed"
+  [ "$check_failed" = 0 ]
   exit
 }
 
