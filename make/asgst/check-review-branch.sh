@@ -21,18 +21,13 @@ new="$ws/new"
 in_env="$ASGST_REPO/make/asgst/in-env"
 image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
 step() { check_step "review branch" "$@"; }
-finish() {
-  echo "$check_passed passed, $check_failed failed"
-  [ "$check_failed" = 0 ]
-  exit
-}
 mkdir -p "$ws"
 
 make_branch() {
   rm -rf "$new" "$new-patches"
   "$ASGST_REPO/make/asgst/make-branch.sh" "$new" "$new-patches"
 }
-step "made ($new-patches)" "$ws/make-branch.log" make_branch || finish
+step "made ($new-patches)" "$ws/make-branch.log" make_branch || check_finish
 
 step "content checks" "$ws/check-branch.log" "$ASGST_REPO/make/asgst/check-branch.sh" "$new"
 tail -n 1 "$ws/check-branch.log"
@@ -44,7 +39,7 @@ check_out() {
   git -C "$checkout" fetch -q -f "$new" "+asgst:refs/remotes/new/asgst" &&
     git -C "$checkout" reset -q --hard refs/remotes/new/asgst && git -C "$checkout" clean -q -d -f
 }
-step "checked out" "$ws/checkout.log" check_out || finish
+step "checked out" "$ws/checkout.log" check_out || check_finish
 
 # The workspace's configuration (prepare.sh) in the branch, under the same
 # name, so that the compile commands and therefore ccache's keys are the same.
@@ -61,7 +56,7 @@ build() {
   fi
   (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" hotspot test-image-hotspot-gtest)
 }
-step "HotSpot built" "$ws/build.log" build || finish
+step "HotSpot built" "$ws/build.log" build || check_finish
 
 gtests() {
   rm -f "$conf_dir/test-results/test-summary.txt"
@@ -71,4 +66,4 @@ gtests() {
     test_summary_passed "$conf_dir/test-results/test-summary.txt"
 }
 step "gtest:asgst of its HotSpot" "$ws/gtest.log" gtests
-finish
+check_finish

@@ -96,3 +96,10 @@ check_step() {  # check_step WHAT NAME LOG COMMAND...
   fi
   return "$status"
 }
+# Prints the counts of check_step as "N passed, N failed" and exits, non-zero
+# when a step failed.
+check_finish() {
+  echo "$check_passed passed, $check_failed failed"
+  [ "$check_failed" = 0 ]
+  exit
+}

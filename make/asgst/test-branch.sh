@@ -18,21 +18,16 @@ ws="$ASGST_WORKSPACE/branch"
 checkout="$ws/jdk"
 in_env="$ASGST_REPO/make/asgst/in-env"
 step() { check_step "review branch" "$@"; }
-finish() {
-  echo "$check_passed passed, $check_failed failed"
-  [ "$check_failed" = 0 ]
-  exit
-}
 
 step "made, checked, its HotSpot built (check-review-branch.sh)" "$ws/check.log" \
-  "$ASGST_REPO/make/asgst/check-review-branch.sh" || finish
+  "$ASGST_REPO/make/asgst/check-review-branch.sh" || check_finish
 
 read -ra plain_args <<< "$(sed 's/#.*//' "$ASGST_REPO/make/asgst/branch-configure-args" | xargs)"
 plain_conf=plain
 in_checkout() { (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" "$@"); }
 step "bash configure" "$ws/plain-configure.log" \
-  in_checkout bash configure "${plain_args[@]}" --enable-ccache --with-conf-name="$plain_conf" || finish
-step "make images" "$ws/plain-images.log" in_checkout make CONF="$plain_conf" images || finish
+  in_checkout bash configure "${plain_args[@]}" --enable-ccache --with-conf-name="$plain_conf" || check_finish
+step "make images" "$ws/plain-images.log" in_checkout make CONF="$plain_conf" images || check_finish
 make_test() {  # make_test TEST: OpenJDK's make test, which must pass and run tests
   local summary="$checkout/build/$plain_conf/test-results/test-summary.txt"
   rm -f "$summary"
@@ -66,4 +61,4 @@ if [ "${EVERY_COMMIT:-}" = 1 ]; then
       _ "$every" "$c" "$in_env" "${args[@]}"
   done
 fi
-finish
+check_finish
