@@ -1,0 +1,60 @@
+# Reads `perf script -F comm,ip,sym` with call chains of a whole process and
+# prints one line: the share of the samples in each category of a profiled
+# program's cost, largest first (1% and more), e.g. "program 61%, kernel 20%".
+# A sample's category is the first that matches, in this order:
+#   handler: enqueue / walk / rest   in the sample profiler's SIGPROF handler
+#   poll: queue walks                processing safepoint queue elements
+#   park/unpark                      Parker, futexes
+#   poll: safepoints, handshakes     SafepointMechanism and handshakes otherwise
+#   profiler: drain                  the sample profiler folding samples
+#   JIT                              compiler threads
+#   GC and VM threads                collector, VM and other VM-internal threads
+#   kernel                           the rest in the kernel: signal delivery,
+#                                    interrupts, timers, scheduling
+#   program                          everything else: the program and the JDK
+function category(    c) {
+  c = " " chain " "
+  if (c ~ / on_sigprof/) {
+    if (c ~ /ASGST_Enqueue|ASGST_GetEnqueuableElement|AsgstQueues::enqueue/) return "handler: enqueue"
+    if (c ~ /ASGST_RunWithIterator|AsyncGetCallTrace|AsgstStackWalker|AsgstCallTrace/) return "handler: walk"
+    return "handler: rest"
+  }
+  if (c ~ /AsgstQueues::process|AsgstHooks::process/) return "poll: queue walks"
+  if (c ~ /Parker::|futex/) return "park/unpark"
+  if (c ~ /SafepointMechanism::|SafepointSynchronize::|HandshakeState::|handle_polling_page_exception/) return "poll: safepoints, handshakes"
+  if (c ~ /Profile::drain|Profile::fold|asgstprof::.*drainer/) return "profiler: drain"
+  if (comm ~ /CompilerThre|C1 Compiler|C2 Compiler/) return "JIT"
+  if (comm ~ /^(GC |G1 |VM |VM Thread|Service Thread|Monitor Deflation|Common-Cleaner|Reference Handl|Finalizer)/) return "GC and VM threads"
+  if (kernel) return "kernel"
+  return "program"
+}
+function flush() {
+  if (depth > 0) {
+    count[category()]++
+    total++
+  }
+  depth = 0; chain = ""; kernel = 0
+}
+/^$/ { flush(); next }
+/^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+$/, "", comm); next }
+{
+  ip = $1
+  sym = $2
+  for (i = 3; i <= NF; i++) sym = sym " " $i
+  sub(/\+0x[0-9a-f]+$/, "", sym)
+  if (depth == 0 && ip ~ /^ffff/) kernel = 1
+  depth++
+  chain = chain " " sym
+}
+END {
+  flush()
+  line = ""
+  n = 0
+  for (k in count) { keys[++n] = k }
+  for (i = 2; i <= n; i++) for (j = i; j > 1 && count[keys[j - 1]] < count[keys[j]]; j--) { t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t }
+  for (i = 1; i <= n; i++) {
+    if (count[keys[i]] * 100 < total) continue
+    line = line (line == "" ? "" : ", ") sprintf("%s %.0f%%", keys[i], 100 * count[keys[i]] / total)
+  }
+  print line
+}

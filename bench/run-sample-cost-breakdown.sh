@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Where a high-rate profiler's samples cost: runs each workload once per mode
+# of the sample profiler (perf engine, one interval) under `perf record -g`
+# of the whole process (kernel and user), with HotSpot's logs of safepoints,
+# handshakes and compilations, and prints per workload one table: the wall
+# time, the samples taken, the share of all CPU samples by category
+# (bench/profile/sample-cost.awk), and the counts of safepoints, handshakes
+# and compilations. Mode signal is the floor: its handler returns at once.
+# Usage: bench/run-sample-cost-breakdown.sh   (from the repository root)
+#   WORKLOADS="streams parallel-streams forkjoin"   (bench/overhead/, as the rate benchmark)
+#   MODES="none signal cpu queue agct"              none: without a profiler
+#   INTERVAL=100us   THREADS=2   PERF_FREQUENCY=999
+set -euo pipefail
+repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/make/asgst/lib.sh"
+load_config
+image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+out="$ASGST_WORKSPACE/bench/cost"
+mkdir -p "$out"
+"$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler" >&2
+ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin}" \
+  MODES="${MODES:-none signal cpu queue agct}" INTERVAL="${INTERVAL:-100us}" THREADS="${THREADS:-2}" \
+  PERF_FREQUENCY="${PERF_FREQUENCY:-999}" \
+  "$repo/make/asgst/in-env" bash -c '
+    set -euo pipefail
+    repo=$1 image=$2 agent=$3 out=$4
+    . "$repo/bench/overhead/workloads.sh"
+    "$image/bin/javac" -d "$out/classes" "$repo/bench/overhead/ParallelWork.java"
+    for workload in $WORKLOADS; do
+      printf "%s, interval %s, %s threads:\n\n" "$workload" "$INTERVAL" "$THREADS"
+      printf "| mode | wall s | samples | categories (share of all CPU samples) | safepoints | handshakes | compilations |\n"
+      printf "| --- | --- | --- | --- | --- | --- | --- |\n"
+      for mode in $MODES; do
+        args=()
+        [ "$mode" = none ] || args=(-agentpath:"$agent=mode=$mode,engine=perf,interval=$INTERVAL,file=$out/profile.collapsed")
+        rm -f "$out/vm.log"
+        start=$(date +%s.%N)
+        perf record -q -e cpu-clock -F "$PERF_FREQUENCY" -g -o "$out/perf.data" -- \
+          "$image/bin/java" "${args[@]}" -Xlog:safepoint=info,handshake=info,jit+compilation=debug:file="$out/vm.log" \
+          -cp "$out/classes" ParallelWork "$workload" "$(default_rounds "$workload")" "$THREADS" \
+          > "$out/run.out" 2> "$out/run.err"
+        wall=$(awk -v s="$start" -v e="$(date +%s.%N)" "BEGIN { printf \"%.2f\", e - s }")
+        samples=$(sed -n "s/^asgstprof: engine .*(\([0-9]*\) samples in .*/\1/p" "$out/run.err")
+        categories=$(perf script -i "$out/perf.data" -F comm,ip,sym 2>/dev/null | awk -f "$repo/bench/profile/sample-cost.awk")
+        safepoints=$(grep -c "Safepoint \"" "$out/vm.log" || true)
+        handshakes=$(grep -c "Handshake \"" "$out/vm.log" || true)
+        compilations=$(grep -c "jit,compilation" "$out/vm.log" || true)
+        printf "| %s | %s | %s | %s | %s | %s | %s |\n" "$mode" "$wall" "${samples:--}" "$categories" \
+          "$safepoints" "$handshakes" "$compilations"
+      done
+      printf "\n"
+    done
+    rm -f "$out/perf.data" "$out/profile.collapsed"
+  ' _ "$repo" "$image" "$out/profiler/build/libasgstprof.so" "$out"
