@@ -59,11 +59,13 @@ build() {
 step "HotSpot built" "$ws/build.log" build || check_finish
 
 gtests() {
-  rm -f "$conf_dir/test-results/test-summary.txt"
+  local summary="$checkout/build/run-test-prebuilt/test-results/test-summary.txt"
+  rm -f "$summary"
   # The variables go through the environment (see run-tests.sh on MAKEFLAGS).
-  (cd "$checkout" && MAKEFLAGS= MFLAGS= CONF="$ASGST_CONF" TEST=gtest:asgst JDK_IMAGE_DIR="$image" \
-     TEST_IMAGE_DIR="$conf_dir/images/test" "$in_env" make test-prebuilt) &&
-    test_summary_passed "$conf_dir/test-results/test-summary.txt"
+  (cd "$checkout" && MAKEFLAGS= MFLAGS= TEST=gtest:asgst JDK_IMAGE_DIR="$image" \
+     TEST_IMAGE_DIR="$conf_dir/images/test" BOOT_JDK="$ASGST_BOOT_JDK" JT_HOME=/usr/share/jtreg \
+     "$in_env" make test-prebuilt) &&
+    test_summary_passed "$summary"
 }
 step "gtest:asgst of its HotSpot" "$ws/gtest.log" gtests
 check_finish
