@@ -42,9 +42,9 @@ struct AsgstOnProcessing {
 };
 
 // One queue: a ring of elements written by its thread's signal handler (the
-// producer) and read by the same thread at a poll (the consumer). head and
-// tail count elements ever taken and added; an element's slot is its count
-// modulo the capacity. Queue objects live in AsgstQueueTable's slots and are
+// producer) and read by the same thread at a poll (the consumer). head,
+// first_pending and tail count the elements ever processed, handed to the
+// handler and added; an element's slot is its count modulo the capacity. Queue objects live in AsgstQueueTable's slots and are
 // reused, never freed: only the element arrays of a removed queue are.
 class AsgstQueue {
   NONCOPYABLE(AsgstQueue);
