@@ -107,6 +107,9 @@ for workload in $workloads; do
       if ($9 == "timer") timer[key]++
       if ($2 == "no profiler") base[$4] = $6
       if ($2 == "asgstprof agct") agct[$3, $4] = $6
+      if ($2 == "asgstprof cpu") cpu_mode[$3, $4] = $6
+      if ($2 == "asgstprof queue") queue_mode[$3, $4] = $6
+      intervals_seen[$3] = 1
       rounds_of[key] = rounds_of[key] " " $4
     }
     END {
@@ -124,6 +127,29 @@ for workload in $workloads; do
                (p[1] ~ /^asgstprof/ ? med(va) : "-"), (rate[key] == "" ? "-" : med(rate[key])),
                (walked[key] != "" ? "walked " med(walked[key]) "% of the frames" : "") \
                (key in timer ? timer[key] " runs without perf_events" : "")
+      }
+      print ""
+      # The goals of doc/performance.md, from the same rounds. Throughput
+      # kept: the work is fixed, so it is no profiler'"'"'s wall time over the
+      # configuration'"'"'s (warm-up included), median of the rounds.
+      print "Goals (median of the rounds, lowest-highest):"
+      print ""
+      for (k = 1; k <= keys; k++) {
+        key = order[k]; split(key, p, SUBSEP)
+        if (p[2] != "100us" || p[1] !~ /^asgstprof/ || p[1] == "asgstprof agct") continue
+        n = split(rounds_of[key], rs, " "); kept = ""
+        for (i = 1; i <= n; i++) if (rs[i] in base) kept = kept " " sprintf("%.2f", base[rs[i]] / w_of[key, rs[i]])
+        printf "- %s at 100us keeps %s of the throughput: %s\n", p[1], range(kept),
+               (kept == "" ? "not measured" : (med(kept) >= 0.75 ? "met (at least 0.75)" : "not met (at least 0.75)"))
+      }
+      for (interval in intervals_seen) {
+        if (interval == "-") continue
+        qc = ""
+        for (r = 1; r <= runs; r++)
+          if (((interval, r) in queue_mode) && ((interval, r) in cpu_mode))
+            qc = qc " " sprintf("%.3f", queue_mode[interval, r] / cpu_mode[interval, r])
+        printf "- queue vs cpu at %s, wall time: %s: %s\n", interval, range(qc),
+               (qc == "" ? "not measured" : (med(qc) <= 1 ? "met (median at most 1)" : "not met (median above 1)"))
       }
       print ""
     }' "$out/rate-runs.tsv" | tee "$out/rate-$workload.md"
