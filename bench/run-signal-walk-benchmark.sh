@@ -10,11 +10,12 @@
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
 #   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only)
 #   BENCH_RUN_UNDER: a command that runs the JVM (bench/run-walk-profile.sh: perf record)
+#   BENCH_JDK: the JDK image to measure (default: the workspace's)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"
 load_config
-image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+image=${BENCH_JDK:-$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk}
 out="$ASGST_WORKSPACE/bench/signal-walk"
 mkdir -p "$out"
 "$repo/make/asgst/in-env" bash -c "

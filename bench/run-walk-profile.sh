@@ -10,6 +10,7 @@
 #   CHAIN: compiled, interpreted, compiled/16 or interpreted/16 (SignalWalkBenchmark.java)
 #   BENCH_SAMPLES: samples per way (default 20000)
 #   PROFILE_LINES: functions printed per way (default 25)
+#   PROFILE_FREQUENCY: perf samples per second (default 4999; more for the short ways)
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 chain=${1:?usage: run-walk-profile.sh CHAIN DEPTH}
@@ -21,7 +22,7 @@ out="$ASGST_WORKSPACE/bench/walk-profile"
 mkdir -p "$out"
 data="$out/perf-${chain/\//-}-$depth.data"
 ASGST_ENV_RO_BIND=/sys BENCH_SAMPLES=${BENCH_SAMPLES:-20000} BENCH_JAVA_OPTIONS="-Dchains=$chain" \
-  BENCH_RUN_UNDER="perf record -q -e cpu-clock:u -F 4999 -g -o $data --" \
+  BENCH_RUN_UNDER="perf record -q -e cpu-clock:u -F ${PROFILE_FREQUENCY:-4999} -g -o $data --" \
   "$repo/bench/run-signal-walk-benchmark.sh" "$depth" | grep -v '^WARNING'
 echo
 ASGST_ENV_RO_BIND=/sys "$repo/make/asgst/in-env" bash -c "perf script -i '$data' -F ip,sym 2>/dev/null" |

@@ -9,6 +9,8 @@ function way_of(chain) {
   if (chain ~ / on_element /) return "queue: walk at poll"
   if (chain ~ / AsgstCallTrace::fill /) return "AsyncGetStackTrace"
   if (chain ~ / walk_marked /) return ""  # frame marks: bench/run-signal-walk-benchmark.sh times them apart
+  if (chain ~ / walk_top_frame /) return "ASGST top frame"
+  if (chain ~ / AsgstQueues::enqueue\(/) return "ASGST_Enqueue"
   if (chain ~ / ASGST_RunWithIterator /) return "ASGST iterator"
   return ""
 }
