@@ -61,8 +61,7 @@ bool AsgstStackWalker::is_generated_code(address pc) {
 // frame is taken for a deoptimized one and its original pc read at sp
 // (asserted to lie in the method's code): that pc must be there. (A native
 // wrapper's handlers "begin" at its header, which is no code.)
-bool AsgstStackWalker::is_frame_pc(intptr_t* sp, address pc) {
-  CodeBlob* cb = CodeCache::find_blob(pc);
+bool AsgstStackWalker::is_frame_pc(intptr_t* sp, address pc, CodeBlob* cb) {
   if (cb == nullptr || !cb->code_contains(pc)) {
     return false;
   }
@@ -176,10 +175,11 @@ bool AsgstStackWalker::java_frame_from_anchor(intptr_t* sp, intptr_t* fp, addres
   if (pc == nullptr) {
     pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(sp - 1, 0));
   }
-  if (pc == nullptr || !is_frame_pc(sp, pc)) {
+  CodeBlob* cb = pc == nullptr ? nullptr : CodeCache::find_blob(pc);
+  if (!is_frame_pc(sp, pc, cb)) {
     return false;
   }
-  *result = frame(sp, fp, pc);
+  *result = frame(sp, sp, fp, pc, cb);
   return true;
 }
 
@@ -355,14 +355,13 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   } else {
     // A return address has an exact PcDesc; an interrupted pc at the top
     // (also below the C frames of a leaf call it made) takes the next one, as
-    // the debug info is recorded after the call.
+    // the debug info is recorded after the call: the first at or after pc,
+    // one search for both.
     bool interrupted = call_site == nullptr &&
                        (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()));
-    PcDesc* desc = nm->pc_desc_at(pc);
-    bool exact = desc != nullptr;
-    if (desc == nullptr && interrupted) {
-      desc = nm->pc_desc_near(f.pc() + 1);
-    } else if (desc == nullptr && _callee_is_java) {
+    PcDesc* desc = interrupted ? nm->pc_desc_near(pc) : nm->pc_desc_at(pc);
+    bool exact = desc != nullptr && desc->real_pc(nm) == pc;
+    if (desc == nullptr && !interrupted && _callee_is_java) {
       // A Java method's caller without one was made from no return address
       // but a stale word of the stack: the walk has lost its way. (Below a
       // stub, such as the nmethod entry barrier's that a prologue calls, a

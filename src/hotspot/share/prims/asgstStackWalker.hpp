@@ -108,9 +108,10 @@ class AsgstStackWalker : public StackObj {
   // Whether pc lies in code that HotSpot generated: the interpreter, compiled
   // methods and stubs.
   static bool is_generated_code(address pc);
-  // Whether HotSpot's frame(sp, fp, pc) may be made for a pc that is not
-  // known to be a frame's.
-  static bool is_frame_pc(intptr_t* sp, address pc);
+  // Whether HotSpot's frame may be made for a pc that is not known to be a
+  // frame's; cb is pc's code blob (CodeCache::find_blob), which the frame is
+  // then made with.
+  static bool is_frame_pc(intptr_t* sp, address pc, CodeBlob* cb);
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
   // Most scopes of one compiled frame kept decoded (C2 inlines 15 levels deep by default).
@@ -199,7 +200,7 @@ class AsgstStackWalker : public StackObj {
   int start_non_java_thread(const AsgstNativeFrame& context);
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
   int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
-  bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const;
+  bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb, frame* result);
   bool generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
                              frame* result);

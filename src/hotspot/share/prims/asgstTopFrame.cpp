@@ -44,13 +44,14 @@
 #include "runtime/stubRoutines.hpp"
 #include "utilities/align.hpp"
 
-// Whether pc can be a return address into a Java method's compiled code (a
-// native wrapper included). A deoptimization handler's pc would make a frame
-// read its original pc from the frame (and assert it); no call returns there.
-static bool is_compiled_java_return_address(address pc) {
+// The Java method's compiled code (a native wrapper included) that pc can
+// be a return address into; null if none. A deoptimization handler's pc
+// would make a frame read its original pc from the frame (and assert it); no
+// call returns there.
+static nmethod* compiled_java_code_returned_to(address pc) {
   CodeBlob* cb = pc == nullptr ? nullptr : CodeCache::find_blob(pc);
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-  return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc);
+  return nm != nullptr && nm->method() != nullptr && nm->insts_contains(pc) && !nm->is_deopt_pc(pc) ? nm : nullptr;
 }
 
 // Whether a caller's pc can be the return address it names: in a Java
@@ -62,11 +63,10 @@ static bool is_call_return_of(const frame& caller) {
   return nm == nullptr || nm->method() == nullptr || nm->is_native_method() || nm->pc_desc_at(caller.pc()) != nullptr;
 }
 
-// The caller of a compiled method or native wrapper interrupted where its
-// frame is not complete (AsgstFrameEdges): in its prologue, or after its
-// epilogue popped the frame. The caller is the top.
-static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
-  CodeBlob* cb = CodeCache::find_blob(f.pc);
+// The caller of a compiled method or native wrapper (cb, the code blob of
+// f.pc) interrupted where its frame is not complete (AsgstFrameEdges): in its
+// prologue, or after its epilogue popped the frame. The caller is the top.
+static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, CodeBlob* cb, AsgstNativeFrame* caller) {
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
   if (nm == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
     return false;
@@ -100,9 +100,8 @@ static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, AsgstNativeFra
 // and exit, the compiled frame it unwinds to is at sp, with its pc in a
 // register). The safepoint handler blobs are left to the sender checks:
 // refusing them would drop the samples of every armed poll's register
-// saving.
-static bool in_unwinding_stub(address pc) {
-  CodeBlob* cb = CodeCache::find_blob(pc);
+// saving. cb is the code blob of the interrupted pc.
+static bool in_unwinding_stub(CodeBlob* cb) {
   return cb != nullptr && (cb->is_exception_stub() || cb->is_deoptimization_stub() ||
                            cb->is_uncommon_trap_stub());
 }
@@ -339,18 +338,22 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   AsgstNativeFrame f = context;
   AsgstNativeFrame frame_caller;
-  if (is_generated_code(context.pc) && caller_of_incomplete_frame(context, &frame_caller)) {
+  bool in_generated_code = is_generated_code(context.pc);
+  CodeBlob* context_cb = in_generated_code ? CodeCache::find_blob(context.pc) : nullptr;  // the one lookup
+  if (in_generated_code && caller_of_incomplete_frame(context, context_cb, &frame_caller)) {
     // A frame made from sp would read its caller from the wrong place.
-    if (!is_generated_code(frame_caller.pc) || !thread->is_in_usable_stack((address)frame_caller.sp) ||
-        !is_frame_pc(frame_caller.sp, frame_caller.pc) || !generated_frame_at(thread, frame_caller, top)) {
+    CodeBlob* caller_cb = CodeCache::find_blob(frame_caller.pc);  // null outside generated code
+    if (!thread->is_in_usable_stack((address)frame_caller.sp) ||
+        !is_frame_pc(frame_caller.sp, frame_caller.pc, caller_cb) ||
+        !generated_frame_at(thread, frame_caller, caller_cb, top)) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     return 1;
   }
-  if (is_generated_code(context.pc) && in_unwinding_stub(context.pc)) {
+  if (in_generated_code && in_unwinding_stub(context_cb)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  if (is_generated_code(context.pc) && AsgstThawStubs::contain(context.pc)) {
+  if (in_generated_code && AsgstThawStubs::contain(context.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
   bool along_chain = true;
@@ -371,7 +374,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   // Where the instructions told the caller's sp, no other sp is looked for:
   // a frame made at a lower one (aarch64, after the push of the frame
   // record) may find a stale return address whose senders reach the chain.
-  if (!is_generated_code(context.pc) && !(caller_known && is_generated_code(f.pc)) &&
+  if (!in_generated_code && !(caller_known && is_generated_code(f.pc)) &&
       compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
     return 1;
   }
@@ -382,7 +385,11 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
       !generated_caller_of_record(thread, &f)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  if (!along_chain || !is_frame_pc(f.sp, f.pc) || !generated_frame_at(thread, f, top)) {
+  if (!along_chain) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  CodeBlob* cb = f.pc == context.pc ? context_cb : CodeCache::find_blob(f.pc);
+  if (!is_frame_pc(f.sp, f.pc, cb) || !generated_frame_at(thread, f, cb, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   if (Interpreter::contains(context.pc) && top->is_interpreted_frame()) {
@@ -411,22 +418,26 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
   }
   // Joined by its frame pointer; a walk that passes it without has failed.
   AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
-  address pc;
+  address pc = nullptr;
+  nmethod* nm = nullptr;
   intptr_t* first_sp;
   if (AsgstFrameEdges::return_address_at_callee_sp()) {
     intptr_t* slot = context.sp;
-    while (slot < call_sp - 1 && slot < context.sp + max_entry_words &&
-           !is_compiled_java_return_address((address)SafeFetchN(slot, 0))) {
-      slot++;
+    for (; slot < call_sp - 1 && slot < context.sp + max_entry_words; slot++) {
+      pc = (address)SafeFetchN(slot, 0);
+      nm = compiled_java_code_returned_to(pc);
+      if (nm != nullptr) {
+        break;
+      }
     }
-    if (slot >= call_sp - 1 || slot >= context.sp + max_entry_words) {
+    if (nm == nullptr) {
       return;
     }
-    pc = (address)SafeFetchN(slot, 0);
     first_sp = slot + 1;
   } else {
     pc = AsgstFrameEdges::strip_return_address(context.lr);
-    if (!is_compiled_java_return_address(pc)) {
+    nm = compiled_java_code_returned_to(pc);
+    if (nm == nullptr) {
       return;
     }
     first_sp = context.sp;
@@ -436,7 +447,7 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
     AsgstNativeFrame caller = { pc, sp, context.fp };
     frame candidate;
     if (is_aligned(sp, StackAlignmentInBytes) && thread->is_in_usable_stack((address)sp) &&
-        generated_frame_at(thread, caller, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
+        generated_frame_at(thread, caller, nm, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
       *top = candidate;
       return;
     }
@@ -464,16 +475,23 @@ bool AsgstStackWalker::generated_caller_of_record(JavaThread* thread, AsgstNativ
 }
 
 // The frame of generated code at f, if the sender check takes it. f.pc must
-// pass is_frame_pc (the callers check it, once for the many sps they try).
-bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, frame* result) const {
-  frame candidate(f.sp, f.fp, f.pc);
-  if (!candidate.safe_for_sender(thread)) {
+// pass is_frame_pc (the callers check it, once for the many sps they try);
+// cb is its code blob. A Java method's frame whose caller AsgstSenderStep
+// takes passes the sender check (it checks what safe_for_sender checks),
+// and the step then finds its caller's code and method known.
+bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb,
+                                          frame* result) {
+  frame candidate(f.sp, f.sp, f.fp, f.pc, cb);
+  frame caller;
+  bool caller_checked;
+  if (!AsgstSenderStep::java_caller(thread, candidate, &_seen, &caller, &caller_checked) &&
+      !candidate.safe_for_sender(thread)) {
     // Compiled code may use the frame pointer register for anything (unless
     // the step to its caller reads it, AsgstFrameEdges).
     if (AsgstFrameEdges::compiled_sender_reads_fp()) {
       return false;
     }
-    frame without_fp(f.sp, nullptr, f.pc);
+    frame without_fp(f.sp, f.sp, nullptr, f.pc, cb);
     if (!without_fp.safe_for_sender(thread)) {
       return false;
     }
@@ -518,14 +536,14 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
     pc = AsgstFrameEdges::strip_return_address(f.lr);
     caller_sp = f.sp;
   }
-  if (!is_compiled_java_return_address(pc)) {
+  nmethod* nm = compiled_java_code_returned_to(pc);
+  if (nm == nullptr) {
     return false;
   }
   // A native wrapper keeps its frame pointer at its frame record from its
   // prologue to its epilogue, and a C function without a frame leaves it
   // there: only the sp that record gives is taken. Stale frames below the
   // wrapper's may lead to the chain as well (seen on aarch64).
-  nmethod* nm = CodeCache::find_blob(pc)->as_nmethod();
   intptr_t* wrapper_sp = nm->is_native_method() && f.fp != nullptr
                            ? f.fp + frame::sender_sp_offset - nm->frame_size() : nullptr;
   int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
@@ -536,7 +554,7 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
     }
     AsgstNativeFrame caller = { pc, caller_sp + k, f.fp };
     frame candidate;
-    if (generated_frame_at(thread, caller, &candidate) &&
+    if (generated_frame_at(thread, caller, nm, &candidate) &&
         (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp))) {
       *result = candidate;
       return true;
