@@ -162,14 +162,14 @@ static void nth_frame(ASGST_Iterator* iterator, void* arg) {
 }
 
 JNIEXPORT jlong JNICALL Java_AsgstFrameMarks_frameSp(JNIEnv* env, jclass cls, jint depth) {
-  NthFrame nth = { depth, 0 };
+  NthFrame nth = { .depth = depth, .found = 0 };
   ASGST_RunWithIterator(NULL, 0, nth_frame, &nth);
   return nth.found ? (jlong)(intptr_t)nth.frame.sp : 0;
 }
 
 /* The compilation level of the n-th frame from the top, -2 for none. */
 JNIEXPORT jint JNICALL Java_AsgstFrameMarks_frameLevel(JNIEnv* env, jclass cls, jint depth) {
-  NthFrame nth = { depth, 0 };
+  NthFrame nth = { .depth = depth, .found = 0 };
   ASGST_RunWithIterator(NULL, 0, nth_frame, &nth);
   return nth.found ? nth.frame.comp_level : -2;
 }

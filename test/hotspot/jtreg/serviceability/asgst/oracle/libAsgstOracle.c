@@ -67,7 +67,9 @@
  * had them.
  */
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE  /* dladdr */
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>

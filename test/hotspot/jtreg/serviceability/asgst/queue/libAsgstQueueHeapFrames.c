@@ -60,7 +60,9 @@
  * all of them, with null sp and fp.
  */
 
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* pthread_getattr_np */
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>

@@ -55,7 +55,7 @@ static volatile int failed_walks_shown;
    frame is run() and work() came before it. */
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
-  ASGST_Frame last;
+  ASGST_Frame last = { 0 };
   int frames = 0;
   int saw_work = 0;
   char walk[512];
