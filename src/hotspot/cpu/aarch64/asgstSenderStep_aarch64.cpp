@@ -113,7 +113,7 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
     return false;
   }
   Method* m = (Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0);
-  if (m != seen->method) {
+  if (m == nullptr || m != seen->method) {  // seen starts zeroed: null is never known valid
     if (!Method::is_valid_method(m)) {
       return false;
     }
@@ -134,7 +134,7 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
     seen->bci = bci;
   }
   ConstantPoolCache* cache = (ConstantPoolCache*)fp[frame::interpreter_frame_cache_offset];
-  if (cache != seen->cache) {
+  if (cache == nullptr || cache != seen->cache) {
     if (!MetaspaceObj::is_valid(cache)) {
       return false;
     }

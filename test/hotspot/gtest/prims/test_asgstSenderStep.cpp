@@ -1,0 +1,62 @@
+/*
+ * Copyright (c) 2026, the ASGST authors. All rights reserved.
+ * DO NOT ALTER OR REMOVE COPYRIGHT NOTICES OR THIS FILE HEADER.
+ *
+ * This code is free software; you can redistribute it and/or modify it
+ * under the terms of the GNU General Public License version 2 only, as
+ * published by the Free Software Foundation.
+ *
+ * This code is distributed in the hope that it will be useful, but WITHOUT
+ * ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
+ * FITNESS FOR A PARTICULAR PURPOSE.  See the GNU General Public License
+ * version 2 for more details (a copy is included in the LICENSE file that
+ * accompanied this code).
+ *
+ * You should have received a copy of the GNU General Public License version
+ * 2 along with this work; if not, write to the Free Software Foundation,
+ * Inc., 51 Franklin St, Fifth Floor, Boston, MA 02110-1301 USA.
+ *
+ * Please contact Oracle, 500 Oracle Parkway, Redwood Shores, CA 94065 USA
+ * or visit www.oracle.com if you need additional information or have any
+ * questions.
+ */
+
+#include "code/codeCache.hpp"
+#include "interpreter/interpreter.hpp"
+#include "prims/asgstSenderStep.hpp"
+#include "runtime/frame.inline.hpp"
+#include "runtime/javaThread.hpp"
+#include "unittest.hpp"
+
+#if defined(AMD64) || defined(AARCH64)
+
+// An interpreted frame whose return address leads into the interpreter, to
+// a caller whose method slot holds null (a stale frame, or a context that a
+// fuzzer made): the step refuses it, as frame::safe_for_sender does. The
+// record of what a walk found valid starts zeroed; its null method must not
+// pass for one already checked (the step then read the method's ConstMethod
+// through null).
+TEST_VM(asgst_sender_step, interpreted_caller_without_method) {
+  JavaThread* thread = JavaThread::current();
+  address interpreter_pc = Interpreter::code()->code_start();
+  CodeBlob* interpreter = CodeCache::find_blob(interpreter_pc);
+  ASSERT_NE(nullptr, interpreter);
+  ASSERT_TRUE(interpreter->code_contains(interpreter_pc));
+  intptr_t words[128] = {};  // on this thread's stack, where the step looks for frames
+  intptr_t* sp = &words[8];
+  intptr_t* fp = &words[24];
+  intptr_t* caller_fp = &words[96];
+  fp[frame::return_addr_offset] = (intptr_t)interpreter_pc;
+  fp[frame::link_offset] = (intptr_t)caller_fp;
+  fp[frame::interpreter_frame_sender_sp_offset] = (intptr_t)(fp + frame::sender_sp_offset);
+  caller_fp[frame::interpreter_frame_method_offset] = 0;
+  frame f(sp, sp, fp, interpreter_pc, interpreter);
+  ASSERT_TRUE(f.is_interpreted_frame());
+  AsgstSeenLast seen = {};
+  frame caller;
+  bool caller_checked = false;
+  EXPECT_FALSE(AsgstSenderStep::java_caller(thread, f, &seen, &caller, &caller_checked));
+  EXPECT_FALSE(f.safe_for_sender(thread));  // what the step must agree with
+}
+
+#endif // AMD64 || AARCH64
