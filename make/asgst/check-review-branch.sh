@@ -2,7 +2,8 @@
 # The review branch's check, run by make test after the jtreg tests: makes the
 # branch (make/asgst/make-branch.sh), applies the content checks to every
 # commit (make/asgst/check-branch.sh), builds the branch's HotSpot with
-# OpenJDK's make in a checkout of the branch, and runs the asgst gtests of
+# OpenJDK's make in a checkout of the branch, builds the ASGST tests' native
+# libraries there with warnings as errors, and runs the asgst gtests of
 # that HotSpot with OpenJDK's `make test-prebuilt` (on the workspace's image,
 # whose class library is the same). The checkout ($WS/branch/jdk) is kept and
 # moved to each new branch with git, which rewrites only the files that
@@ -57,6 +58,18 @@ build() {
   (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" hotspot test-image-hotspot-gtest)
 }
 step "HotSpot built" "$ws/build.log" build || check_finish
+
+# OpenJDK's make test builds every native test library before any test runs,
+# with warnings as errors unless configure turned them off (the workspace's
+# configuration does): the ASGST tests' libraries must build so. Only theirs
+# are built here (the variable, given on make's command line, replaces the
+# directory that upstream's makefile searches), with the -only target:
+# its dependencies, libjvm among them, would be rebuilt with the flag too.
+test_libraries() {
+  (cd "$checkout" && MAKEFLAGS= MFLAGS= "$in_env" make CONF="$ASGST_CONF" WARNINGS_AS_ERRORS=true \
+     HOTSPOT_JTREG_NATIVE_SRC="$checkout/test/hotspot/jtreg/serviceability/asgst" build-test-hotspot-jtreg-native-only)
+}
+step "ASGST test libraries built with warnings as errors" "$ws/test-libraries.log" test_libraries
 
 gtests() {
   local summary="$checkout/build/run-test-prebuilt/test-results/test-summary.txt"
