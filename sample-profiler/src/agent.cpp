@@ -34,6 +34,9 @@
 //             per thread, which keeps the interval (timer if perf is refused)
 // interval=   1ms, 100us or a number of microseconds (default 1ms)
 // file=       *.html for a flame graph, anything else for collapsed stacks
+// log=        the profiler's messages and summary go to this file (appended)
+//             instead of stderr, for runs whose stderr is checked; in file=
+//             and log=, %p stands for the process id
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
 // marks=      true: mode=cpu walks only to a frame mark set by an earlier walk
 //             and appends the frames that walk kept (frame marks, API 1.1)
@@ -86,12 +89,15 @@ struct Options {
   Engine engine = Engine::timer;
   long interval_us = 1000;
   std::string file = "asgstprof.html";
+  std::string log;  // empty: stderr
   bool native = false;
   bool carrier = false;
   bool marks = false;
 };
 
 Options options;
+// Where the profiler's messages go: stderr, or the file that log= names.
+std::FILE* messages = stderr;
 // Made at load and never freed, on purpose: a signal handler that began
 // before VMDeath, and the queues of threads still running, may use it up to
 // the process's exit, where a static owner's destructor would free it under them.
@@ -139,6 +145,21 @@ long parse_interval(const std::string& text) {
   return value;
 }
 
+// A file name with each %p replaced by the process id, so that every VM of a
+// test run that passes the same options writes files of its own.
+std::string with_pid(const std::string& name) {
+  std::string result;
+  for (size_t i = 0; i < name.size(); i++) {
+    if (name[i] == '%' && i + 1 < name.size() && name[i + 1] == 'p') {
+      result += std::to_string((long)getpid());
+      i++;
+    } else {
+      result += name[i];
+    }
+  }
+  return result;
+}
+
 bool parse_options(const char* text) {
   std::string all = text == nullptr ? "" : text;
   size_t start = 0;
@@ -154,16 +175,18 @@ bool parse_options(const char* text) {
       else if (value == "queue") options.mode = Mode::queue;
       else if (value == "agct") options.mode = Mode::agct;
       else if (value == "signal") options.mode = Mode::signal;
-      else { std::fprintf(stderr, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
+      else { std::fprintf(messages, "asgstprof: unknown mode %s\n", value.c_str()); return false; }
     } else if (key == "engine") {
       if (value == "timer") options.engine = Engine::timer;
       else if (value == "perf") options.engine = Engine::perf;
-      else { std::fprintf(stderr, "asgstprof: unknown engine %s\n", value.c_str()); return false; }
+      else { std::fprintf(messages, "asgstprof: unknown engine %s\n", value.c_str()); return false; }
     } else if (key == "interval") {
       options.interval_us = parse_interval(value);
-      if (options.interval_us <= 0) { std::fprintf(stderr, "asgstprof: bad interval %s\n", value.c_str()); return false; }
+      if (options.interval_us <= 0) { std::fprintf(messages, "asgstprof: bad interval %s\n", value.c_str()); return false; }
     } else if (key == "file") {
       options.file = value;
+    } else if (key == "log") {
+      options.log = value;
     } else if (key == "native") {
       options.native = value == "true" || value == "1";
     } else if (key == "carrier") {
@@ -171,7 +194,7 @@ bool parse_options(const char* text) {
     } else if (key == "marks") {
       options.marks = value == "true" || value == "1";
     } else if (!key.empty()) {
-      std::fprintf(stderr, "asgstprof: unknown option %s\n", key.c_str());
+      std::fprintf(messages, "asgstprof: unknown option %s\n", key.c_str());
       return false;
     }
   }
@@ -425,7 +448,7 @@ std::optional<int> register_thread(pid_t tid, std::optional<clockid_t> cpu_clock
   if (options.mode != Mode::wall && options.engine == Engine::perf) {
     fd = open_perf_event(tid);
     if (fd < 0 && !std::exchange(perf_failure_told, true)) {
-      std::fprintf(stderr,
+      std::fprintf(messages,
                    "asgstprof: perf_event_open failed for thread %d (%s); such threads get a CPU timer, or no "
                    "samples if they ran before the attach\n",
                    (int)tid, std::strerror(errno));
@@ -574,7 +597,7 @@ void thread_started(JNIEnv* env) {
 void register_running_threads() {
   DIR* tasks = opendir("/proc/self/task");
   if (tasks == nullptr) {
-    std::fprintf(stderr, "asgstprof: cannot list the process's threads (%s)\n", std::strerror(errno));
+    std::fprintf(messages, "asgstprof: cannot list the process's threads (%s)\n", std::strerror(errno));
     return;
   }
   while (struct dirent* task = readdir(tasks)) {
@@ -701,7 +724,7 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   unload_handler.reset();
   std::FILE* out = std::fopen(options.file.c_str(), "w");
   if (out == nullptr) {
-    std::fprintf(stderr, "asgstprof: cannot write %s\n", options.file.c_str());
+    std::fprintf(messages, "asgstprof: cannot write %s\n", options.file.c_str());
     return;
   }
   bool html = options.file.size() > 5 && options.file.compare(options.file.size() - 5, 5, ".html") == 0;
@@ -712,19 +735,19 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
     profile->write_collapsed(out);
   }
   std::fclose(out);
-  std::fprintf(stderr, "asgstprof: mode %s, %lld samples, %llu lost, %ld failed walks, written to %s\n", mode,
+  std::fprintf(messages, "asgstprof: mode %s, %lld samples, %llu lost, %ld failed walks, written to %s\n", mode,
                (long long)profile->samples(), (unsigned long long)profile->lost(), failed_walks.load(),
                options.file.c_str());
   double requested = 1e6 / options.interval_us;
   if (options.mode == Mode::wall) {
     long rounds = wall_rounds.load();
-    std::fprintf(stderr,
+    std::fprintf(messages,
                  "asgstprof: engine wall sampler, interval %ld us: %.0f rounds/s requested, %.0f achieved per "
                  "second (%ld rounds in %.3f s; a round samples each thread once)\n",
                  options.interval_us, requested, wall_seconds > 0 ? rounds / wall_seconds : 0.0, rounds, wall_seconds);
   } else {
     long taken = signals_taken.load();
-    std::fprintf(stderr,
+    std::fprintf(messages,
                  "asgstprof: engine %s, interval %ld us: %.0f samples/s requested, %.0f achieved per CPU-second "
                  "(%ld samples in %.3f CPU-seconds of the sampled threads)\n",
                  options.engine == Engine::perf ? "perf" : attached ? "timer (process-wide)" : "timer",
@@ -732,13 +755,13 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   }
   if (options.marks) {
     long traced = incremental.traced_frames();
-    std::fprintf(stderr,
+    std::fprintf(messages,
                  "asgstprof: marks: %ld of %ld walks stopped at a mark, %ld marks set; walked %ld of the %ld "
                  "frames of their traces (%.1f%%)\n",
                  incremental.reached(), incremental.walks(), incremental.marks_set(), incremental.walked_frames(),
                  traced, traced > 0 ? 100.0 * incremental.walked_frames() / traced : 0.0);
   }
-  std::fprintf(stderr, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
+  std::fprintf(messages, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
 }
 
 // Settles on a mode this VM can run, saying why on stderr when it is not
@@ -747,31 +770,31 @@ bool choose_mode() {
   if (options.mode != Mode::agct && options.mode != Mode::signal) {
     std::string why = asgst::load();
     if (!why.empty()) {
-      std::fprintf(stderr, "asgstprof: this JVM has no ASGST API (%s); using AsyncGetCallTrace\n", why.c_str());
+      std::fprintf(messages, "asgstprof: this JVM has no ASGST API (%s); using AsyncGetCallTrace\n", why.c_str());
       options.mode = Mode::agct;
     }
   }
   if (options.mode == Mode::queue && (asgst::api.Capabilities() & ASGST_REGISTER_QUEUE) == 0) {
-    std::fprintf(stderr, "asgstprof: this JVM has no safepoint queue (ASGST_REGISTER_QUEUE); using mode=cpu\n");
+    std::fprintf(messages, "asgstprof: this JVM has no safepoint queue (ASGST_REGISTER_QUEUE); using mode=cpu\n");
     options.mode = Mode::cpu;
   }
   if (attached && (options.mode == Mode::wall || options.mode == Mode::queue)) {
     // Both set each thread up as it starts: the threads already running
     // would go unsampled.
-    std::fprintf(stderr, "asgstprof: mode=%s cannot reach threads started before the attach; using mode=cpu\n",
+    std::fprintf(messages, "asgstprof: mode=%s cannot reach threads started before the attach; using mode=cpu\n",
                  mode_name(options.mode));
     options.mode = Mode::cpu;
   }
   if (options.marks && options.mode != Mode::cpu) {
-    std::fprintf(stderr, "asgstprof: marks=true serves mode=cpu only; walking without marks\n");
+    std::fprintf(messages, "asgstprof: marks=true serves mode=cpu only; walking without marks\n");
     options.marks = false;
   } else if (options.marks && attached) {
     // Threads that ran before the attach have no kept frames, and their
     // handler must not be the first to touch this_thread.
-    std::fprintf(stderr, "asgstprof: marks=true needs threads that start after the profiler; walking without marks\n");
+    std::fprintf(messages, "asgstprof: marks=true needs threads that start after the profiler; walking without marks\n");
     options.marks = false;
   } else if (options.marks && !incremental.start()) {
-    std::fprintf(stderr, "asgstprof: this JVM has no frame marks (ASGST_MARK_FRAME); walking without marks\n");
+    std::fprintf(messages, "asgstprof: this JVM has no frame marks (ASGST_MARK_FRAME); walking without marks\n");
     options.marks = false;
   }
   if (options.engine == Engine::perf && options.mode != Mode::wall) {
@@ -779,7 +802,7 @@ bool choose_mode() {
     // to learn whether this process may open any.
     int fd = perf_event_fd(current_tid(), true);
     if (fd < 0) {
-      std::fprintf(stderr, "asgstprof: engine=perf: perf_event_open failed (%s); using engine=timer\n",
+      std::fprintf(messages, "asgstprof: engine=perf: perf_event_open failed (%s); using engine=timer\n",
                    std::strerror(errno));
       options.engine = Engine::timer;
     } else {
@@ -789,7 +812,7 @@ bool choose_mode() {
   if (options.mode == Mode::agct) {
     async_get_call_trace = (AgctFunction)dlsym(RTLD_DEFAULT, "AsyncGetCallTrace");
     if (async_get_call_trace == nullptr) {
-      std::fprintf(stderr, "asgstprof: no AsyncGetCallTrace in this JVM\n");
+      std::fprintf(messages, "asgstprof: no AsyncGetCallTrace in this JVM\n");
       return false;
     }
   }
@@ -799,10 +822,24 @@ bool choose_mode() {
 // What Agent_OnLoad and Agent_OnAttach share: everything but starting.
 jint setup(JavaVM* vm, const char* agent_options) {
   if (profile != nullptr) {
-    std::fprintf(stderr, "asgstprof: already loaded\n");
+    std::fprintf(messages, "asgstprof: already loaded\n");
     return JNI_ERR;
   }
-  if (!parse_options(agent_options) || !choose_mode()) {
+  if (!parse_options(agent_options)) {
+    return JNI_ERR;
+  }
+  options.file = with_pid(options.file);
+  if (!options.log.empty()) {
+    std::string log = with_pid(options.log);
+    messages = std::fopen(log.c_str(), "a");
+    if (messages == nullptr) {
+      std::fprintf(stderr, "asgstprof: cannot write %s (%s)\n", log.c_str(), std::strerror(errno));
+      messages = stderr;
+      return JNI_ERR;
+    }
+    setvbuf(messages, nullptr, _IOLBF, 0);
+  }
+  if (!choose_mode()) {
     return JNI_ERR;
   }
   if (vm->GetEnv((void**)&jvmti, JVMTI_VERSION) != JNI_OK) {
