@@ -26,6 +26,12 @@
 #   make test-aarch64      the ASGST gtests and jtreg tests on an aarch64 image, cross-built
 #                          and run under qemu-user (make/asgst/test-aarch64.sh); TEST=...
 #                          runs those jtreg tests only
+#   make test-upstream PASS=P  the upstream tests of make/asgst/upstream-tests.txt in one
+#                          pass: without (the JDK without ASGST), unused, or sampled by the
+#                          sample profiler in mode cpu, queue, wall or marks
+#                          (make/asgst/run-upstream-tests.sh); UPSTREAM_TESTS=... runs
+#                          those selections instead
+#   make compare-upstream  the passes that have run, side by side
 #   make branch BRANCH_DIR=DIR  the change as a git branch on the upstream tag, for
 #                          reviewers, with its patch series and cover letter
 #   make test-branch       that branch built and tested with OpenJDK's own configure,
@@ -69,7 +75,7 @@ ifeq ($(TEST),$(ASGST_TESTS))
 endif
 
 .PHONY: configure prepare images hotspot test test-stress demo bench test-image clean-workspace \
-  rehearse results jdk-without-asgst ports test-aarch64 branch test-branch
+  rehearse results jdk-without-asgst ports test-aarch64 branch test-branch test-upstream compare-upstream
 
 Makefile: ;
 
@@ -129,6 +135,15 @@ demo: images
 
 jdk-without-asgst: images
 	@$(ASGST_DIR)/build-without-asgst.sh
+
+PASS ?=
+UPSTREAM_TESTS ?=
+test-upstream: prepare
+	@test -n "$(PASS)" || { echo "usage: make test-upstream PASS=without|unused|cpu|queue|wall|marks"; exit 2; }
+	@UPSTREAM_TESTS="$(UPSTREAM_TESTS)" $(ASGST_DIR)/run-upstream-tests.sh $(PASS)
+
+compare-upstream: $(CONFIG)
+	@$(ASGST_DIR)/compare-upstream-passes.sh
 
 # Benchmarks print figures; they are not timed tests.
 bench: demo

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Prints the passes of make/asgst/run-upstream-tests.sh side by side: one
+# column per pass that has results (without, unused, cpu, queue, wall,
+# marks), one row per test whose result differs between the passes, then
+# each pass's counts. Fails if the passes without and unused differ: the same
+# tests must pass on the JDK without ASGST and on the ASGST image.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+asgst_step "comparing upstream passes"
+load_config
+dir="$ASGST_WORKSPACE/upstream-tests"
+passes=()
+for pass in without unused cpu queue wall marks; do
+  [ -f "$dir/$pass/results.txt" ] && passes+=("$pass")
+done
+[ ${#passes[@]} -gt 0 ] || die "no pass has run: make test-upstream PASS=..."
+
+files=()
+for pass in "${passes[@]}"; do files+=("$dir/$pass/results.txt"); done
+awk -v names="${passes[*]}" '
+  BEGIN { n = split(names, pass, " ") }
+  FNR == 1 { f++ }
+  { result[$1, f] = $2; tests[$1] = 1; count[f, $2]++ }
+  END {
+    printf "%-70s", "test"; for (i = 1; i <= n; i++) printf " %-8s", pass[i]; print ""
+    for (t in tests) {
+      same = 1; first = ((t, 1) in result) ? result[t, 1] : "-"
+      for (i = 2; i <= n; i++) if ((((t, i) in result) ? result[t, i] : "-") != first) same = 0
+      if (same) continue
+      line = sprintf("%-70s", t)
+      for (i = 1; i <= n; i++) line = line sprintf(" %-8s", ((t, i) in result) ? result[t, i] : "-")
+      print line | "sort"
+    }
+    close("sort")
+    for (i = 1; i <= n; i++)
+      printf "%s: %d passed, %d failed, %d errors, %d skipped\n", pass[i], count[i, "Passed"], count[i, "Failed"],
+        count[i, "Error"], count[i, "Skipped"]
+  }' "${files[@]}"
+
+if [ -f "$dir/without/results.txt" ] && [ -f "$dir/unused/results.txt" ]; then
+  if diff <(awk '$2 == "Passed" { print $1 }' "$dir/without/results.txt") \
+          <(awk '$2 == "Passed" { print $1 }' "$dir/unused/results.txt") >/dev/null; then
+    echo "without and unused: the same pass set"
+  else
+    echo "without and unused: the pass sets differ (rows above)"
+    exit 1
+  fi
+fi
