@@ -19,7 +19,8 @@
 # make/asgst/upstream-tests-sampled-problems.txt and fail if the profiler took
 # fewer samples than it must have (see min_samples below).
 #
-# Leaves, in $ASGST_WORKSPACE/upstream-tests/PASS: results.txt (one line per
+# Leaves, in $ASGST_WORKSPACE/upstream-tests/PASS: the copies of the image and
+# the test image that it ran on (jdk, test), results.txt (one line per
 # test: its name and Passed, Failed, Error or Skipped, sorted), jtreg's and
 # gtest's results under test-results, and for the sampled passes the
 # profiler's log of each JVM (asgstprof-PID.log) and samples.txt.
@@ -83,9 +84,17 @@ if [ "$pass" = without ]; then
   fi
 fi
 
+# The pass runs on copies of both images, so that builds and other tests can
+# go on in the workspace for as long as it runs.
+cp -a "$image" "$out/jdk"
+cp -aL "$test_image" "$out/test"
+rm -rf "$out/test-image"
+image="$out/jdk"
+test_image="$out/test"
+
 jtreg_options="EXTRA_PROBLEM_LISTS=$repo/make/asgst/upstream-tests-sampled-problems.txt"
 if [ -n "$profiler" ]; then
-  agent_dir="$ASGST_WORKSPACE/upstream-tests/sample-profiler"
+  agent_dir="$out/sample-profiler"
   "$repo/make/asgst/build-sample-profiler.sh" "$image" "$agent_dir"
   # file=/dev/null: the profile is still made (every method named) but not kept.
   jtreg_options+=";JAVA_OPTIONS=-agentpath:$agent_dir/build/libasgstprof.so=$profiler,file=/dev/null,log=$out/asgstprof-%p.log"
