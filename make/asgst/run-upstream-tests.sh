@@ -52,9 +52,9 @@ fi
 jtreg_tests=$(grep -v '^gtest:' <<<"$selection")
 gtest_tests=$(grep '^gtest:' <<<"$selection" || true)
 [ -z "$profiler" ] || gtest_tests=   # the gtest launcher takes no -javaoption
-# testlibrary: the native libraries of HotSpot's test library (JvmtiUtils),
-# which tests of every directory load.
-hotspot_dirs="testlibrary $(sed -n 's|^test/hotspot/jtreg/||p' <<<"$jtreg_tests" | tr '\n' ' ')"
+# testlibrary and vmTestbase/vm/share: the native libraries of HotSpot's test
+# libraries (JvmtiUtils, ProcessUtils), which tests of other directories load.
+hotspot_dirs="testlibrary vmTestbase/vm/share $(sed -n 's|^test/hotspot/jtreg/||p' <<<"$jtreg_tests" | tr '\n' ' ')"
 jdk_dirs=$(sed -n 's|^test/jdk/||p' <<<"$jtreg_tests" | tr '\n' ' ')
 
 # The ASGST image and a test image with the selection's native libraries only.
