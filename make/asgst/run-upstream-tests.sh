@@ -11,7 +11,8 @@
 #     wall     the same in mode=wall
 #     marks    the same in mode=cpu with marks=true
 #   UPSTREAM_TESTS="SELECTION..." runs those selections instead of the file's
-#   (a part of it, while looking into one group).
+#   (a part of it, while looking into one group), with its results in
+#   PASS-part.
 #
 # Every pass runs the same jtreg selections with the same test image; the
 # passes without and unused also run the whole gtest suite (on the gtest libjvm
@@ -43,7 +44,9 @@ esac
 repo=$ASGST_REPO
 jdk="$ASGST_WORKSPACE/jdk"
 build="$jdk/build/$ASGST_CONF"
-out="$ASGST_WORKSPACE/upstream-tests/$pass"
+# A part of the selection leaves its results apart (PASS-part), so that
+# compare-upstream-passes.sh compares whole passes only.
+out="$ASGST_WORKSPACE/upstream-tests/$pass${UPSTREAM_TESTS:+-part}"
 if [ -n "${UPSTREAM_TESTS:-}" ]; then
   selection=$(tr ' ' '\n' <<<"$UPSTREAM_TESTS" | sed '/^$/d')
 else
