@@ -37,10 +37,11 @@ args=(
   --with-zlib=system --with-giflib=system --with-libpng=system --with-libjpeg=system
   --with-extra-cflags=-I/usr/include/PCSC
 )
+# Both configurations build the gtests: make test-upstream runs the whole
+# gtest suite on each (doc/testing.md, "HotSpot's own tests").
+args+=(--with-gtest=/usr/src/googletest)
 if $without_asgst; then
   args+=(--disable-jvm-feature-asgst)
-else
-  args+=(--with-gtest=/usr/src/googletest)
 fi
 # A change to OpenJDK's configure scripts (a patch) configures again.
 wanted="${args[*]} $(cat "$jdk"/make/autoconf/*.m4 | sha256sum | cut -c1-16)"
