@@ -25,8 +25,10 @@
 #define SHARE_PRIMS_ASGSTHOOKS_HPP
 
 #include "memory/allStatic.hpp"
+#include "memory/allocation.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/javaThread.hpp"
+#include "runtime/orderAccess.hpp"
 #include "utilities/globalDefinitions.hpp"
 
 class ContinuationEntry;
@@ -78,6 +80,23 @@ class AsgstHooks : AllStatic {
       frames_left_below(thread, (uintptr_t)entry, true);
     }
   }
+  // freeze_internal: a continuation's frames are about to be copied into its
+  // stack chunks. Until a thaw on this thread ends, its chunks may be half
+  // written or hold frames that are also still on its stack (a yield or a
+  // preemption unwinds them after the freeze; a pinned freeze keeps them), so
+  // walks outside its polls read no chunk (AsgstStackWalker).
+  static void freeze_begins(JavaThread* thread) {
+    Atomic::store(&thread->_asgst_chunks_unsettled, true);
+    OrderAccess::storestore();  // before the first write to a chunk
+  }
+  // thaw_internal, for the whole thaw: frames move from a chunk to the stack;
+  // when it ends, the chunks and the stack hold each frame once.
+  class Thaw : public StackObj {
+    JavaThread* const _thread;
+   public:
+    explicit Thaw(JavaThread* thread) : _thread(thread) { freeze_begins(thread); }
+    ~Thaw() { Atomic::release_store(&_thread->_asgst_chunks_unsettled, false); }
+  };
   // ~JavaCallWrapper: the Java frames that the call made are gone (an
   // exception out of the outermost one passes no other hook).
   static void java_call_exit(JavaThread* thread, const void* wrapper) {

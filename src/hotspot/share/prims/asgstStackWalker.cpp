@@ -130,7 +130,7 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
        RegisterMap::UpdateMap::skip,
        RegisterMap::ProcessFrames::skip,
        heap_frames),
-  _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
+  _chunk_slot(nullptr), _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
   _physical_frames(0), _seen(), _scope_kept(-1), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
   _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {
@@ -623,8 +623,9 @@ bool AsgstStackWalker::step_java() {
     }
   }
   // safe_for_sender is for stacks seen from outside; at a poll, a frame of a
-  // stub that called into the VM is not "complete" for it, yet walkable.
-  if (!_walkable && !f.safe_for_sender(thread)) {
+  // stub that called into the VM is not "complete" for it, yet walkable. A
+  // frame in the heap has no address on the stack: its chunk tells its sender.
+  if (!_walkable && !f.is_heap_frame() && !f.safe_for_sender(thread)) {
     frame caller;
     if (caller_refused_by_sender_check(f, _pos.at_anchor, &caller)) {
       if (in_continuation && leaves_continuation_unseen(f, caller)) {
@@ -639,9 +640,9 @@ bool AsgstStackWalker::step_java() {
   }
   if (in_continuation && !_map.walk_cont() && Continuation::is_cont_barrier_frame(f)) {
     // The frames below were not thawed since the virtual thread last
-    // mounted: they are in a stack chunk in the heap, which only a walk at
-    // the thread's own poll reads (walk_heap_frames). Say so rather than
-    // skip them.
+    // mounted: they are in a stack chunk in the heap, which a walk reads only
+    // where it may (walk_heap_frames, heap_frames_readable). Say so rather
+    // than skip them.
     stop(ASGST_FRAMES_IN_HEAP);
     return false;
   }

@@ -59,12 +59,14 @@ class AsgstStackWalker : public StackObj {
   // native code by the caller's promise), which may go on into a virtual
   // thread's frames frozen in the heap (see walk_heap_frames): its register
   // map holds a handle for the stack chunks, so it is made only where handles
-  // can be (under a HandleMark, never in a signal handler).
+  // can be (under a HandleMark, never in a signal handler). Other walks read
+  // those frames only where heap_frames_readable allows it.
   struct InVM {};
   AsgstStackWalker(Thread* thread, int options, InVM);
 
   // Positions the walk at the top of the stack. context is where the thread
-  // was interrupted (from a ucontext), or has a null pc when unknown.
+  // was interrupted (from a ucontext), a frame that the caller found, or has
+  // a null pc when unknown.
   // Returns the trace kind (> 0) or an ASGST_Error.
   int start(const AsgstNativeFrame& context);
 
@@ -155,6 +157,7 @@ class AsgstStackWalker : public StackObj {
   bool _walkable;           // the thread walks itself at a poll: HotSpot's own
                             // sender logic applies without the sender checks
   RegisterMap _map;         // large (all registers): made once per walk, never updated
+  oop _chunk_slot;          // the stack chunk that _map reads, where no handle can hold it
   Position _top;            // where start() positioned the walk
   Position _pos;            // the current position
   nmethod* _nm;             // the nmethod of a compiled frame whose scopes are being reported
@@ -234,6 +237,7 @@ class AsgstStackWalker : public StackObj {
   bool is_valid_interpreted_frame(const frame& f) const;
   bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool is_below_continuation_entry(const frame& top) const;
+  static bool heap_frames_readable(JavaThread* thread, const AsgstNativeFrame& context);
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
   bool at_marked_frame();
   void stop(int result) { _state = result; }  // ends the walk with ASGST_NO_FRAME or an error

@@ -48,14 +48,20 @@ struct AsgstThreadFrameMarks {
 };
 
 // JavaThread's fields for profile.h: the safepoint queues (null until the
-// thread's first queue is registered; prims/asgstQueue.hpp) and the frame
-// marks (prims/asgstFrameMarks.hpp). AsgstHooks reads both on the hooks' fast
-// paths.
+// thread's first queue is registered; prims/asgstQueue.hpp), the frame
+// marks (prims/asgstFrameMarks.hpp), and whether the thread's stack chunks
+// may be unsettled: set when a continuation's freeze begins, cleared when a
+// thaw ends (AsgstHooks), so that walks outside the thread's polls read no
+// chunk that is half written or holds frames still on the stack
+// (AsgstStackWalker::heap_frames_readable). AsgstHooks reads the fields on
+// the hooks' fast paths.
 #define DEFINE_THREAD_LOCAL_FIELD_ASGST          \
   friend class AsgstHooks;                       \
   friend class AsgstQueues;                      \
   friend class AsgstFrameMarks;                  \
+  friend class AsgstStackWalker;                 \
   AsgstThreadQueues* _asgst_queues = nullptr;    \
-  AsgstThreadFrameMarks _asgst_frame_marks = {}
+  AsgstThreadFrameMarks _asgst_frame_marks = {}; \
+  volatile bool _asgst_chunks_unsettled = false
 
 #endif // SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP

@@ -192,9 +192,58 @@ int AsgstStackWalker::start(const AsgstNativeFrame& context) {
     rewind();
     if (_in_vm) {
       walk_heap_frames();
+    } else if (AsgstThreadState::is_java_thread(_thread) &&
+               heap_frames_readable(JavaThread::cast(_thread), context)) {
+      _map.set_stack_chunk_slot(&_chunk_slot);
+      _map.set_walk_cont(true);
     }
   }
   return kind;
+}
+
+// Whether a walk that is not made InVM (in a signal handler, or of a thread
+// that the caller halted) may go on into a virtual thread's frames frozen in
+// the heap, read from its stack chunks as walk_heap_frames reads them. That
+// is safe while no object moves and each frame is in one place, whole
+// (doc/stack-walking.md, "Frames in the heap"):
+//  - Serial, Parallel and G1 move objects only at safepoints, Epsilon never;
+//    ZGC and Shenandoah relocate them while Java code runs.
+//  - A thread in _thread_in_Java holds off every safepoint: the VM counts it
+//    unsafe until it polls. (Not so _thread_in_vm, which a thread takes when
+//    it wakes from _thread_blocked during a safepoint, before it blocks
+//    again, nor _thread_in_native_trans, which it takes from native.)
+//  - No freeze has begun on the thread since its last thaw ended
+//    (AsgstHooks::freeze_begins): a freeze writes chunks while the thread is
+//    still in Java, and the frozen frames stay on the stack until the yield
+//    or preemption has unwound them.
+//  - The context's pc is in a Java method's code, the interpreter or an
+//    nmethod other than a continuation intrinsic, not in the stubs that
+//    call freeze and thaw (nor in a context that the caller made up).
+bool AsgstStackWalker::heap_frames_readable(JavaThread* thread, const AsgstNativeFrame& context) {
+  if (thread->last_continuation() == nullptr || thread->thread_state() != _thread_in_Java ||
+      Atomic::load(&thread->_asgst_chunks_unsettled) || context.pc == nullptr) {
+    return false;
+  }
+  switch (Universe::heap()->kind()) {
+    case CollectedHeap::Serial:
+    case CollectedHeap::Parallel:
+    case CollectedHeap::G1:
+    case CollectedHeap::Epsilon:
+      break;
+    default:
+      return false;
+  }
+#ifdef ASSERT
+  if (Thread::current_or_null() == nullptr) {
+    return false;  // HotSpot's chunk code asserts on the current thread in debug builds
+  }
+#endif
+  if (Interpreter::contains(context.pc)) {
+    return true;
+  }
+  CodeBlob* cb = CodeCache::find_blob(context.pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  return nm != nullptr && nm->method() != nullptr && !nm->method()->is_continuation_native_intrinsic();
 }
 
 // GC, compiler and other VM threads: only their C/C++ frames exist.

@@ -124,7 +124,9 @@ enum ASGST_Error {
   ASGST_WRONG_KIND          = -9, /* the trace kind is not among the accepted ones */
   ASGST_BROKEN_FRAME        = -17, /* a frame failed the walker's checks; the walk ends there */
   ASGST_INVALID_ARGUMENT    = -18, /* a required argument is null or out of range */
-  ASGST_FRAMES_IN_HEAP      = -19, /* a virtual thread's older frames are frozen in the heap */
+  ASGST_FRAMES_IN_HEAP      = -19, /* a virtual thread's older frames are frozen in the heap, where
+                                       this walk may not read them (in a signal handler: under ZGC
+                                       and Shenandoah, or outside Java code) */
   ASGST_MARK_REFUSED        = -20, /* the frame cannot carry a mark (doc/frame-marks.md) */
   ASGST_NO_MARK_SLOT        = -21  /* all ASGST_MARK_SLOTS are reserved */
 };

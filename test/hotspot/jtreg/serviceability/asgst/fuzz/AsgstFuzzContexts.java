@@ -53,11 +53,23 @@
  *          continuations' entries. The virtual threads also walk themselves
  *          from a native method with ASGST_NOT_IN_SIGNAL_HANDLER and mutated
  *          frames: walks that enter the VM and read the frames frozen in the
- *          heap, begun from garbage. Frames from the heap (null sp) must
- *          come only from those walks and from queue walks, and must come.
+ *          heap, begun from garbage. Under G1, where signal handlers' walks
+ *          may read frames in the heap too (doc/stack-walking.md, "Frames in
+ *          the heap"), they must, and no walk may hold a frame twice.
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "x86_64" | os.arch == "aarch64")
- * @run main/othervm/native -Djdk.virtualThreadScheduler.parallelism=1
- *      -Djdk.virtualThreadScheduler.maxPoolSize=1 AsgstFuzzContexts 3 virtual
+ * @requires vm.gc.G1
+ * @run main/othervm/native -XX:+UseG1GC -Djdk.virtualThreadScheduler.parallelism=1
+ *      -Djdk.virtualThreadScheduler.maxPoolSize=1 AsgstFuzzContexts 3 virtual heap-readable
+ */
+
+/*
+ * @test id=virtual-z
+ * @summary The same under ZGC, which relocates objects while Java code runs:
+ *          no signal handler's walk may read a frame in the heap.
+ * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "x86_64" | os.arch == "aarch64")
+ * @requires vm.gc.Z
+ * @run main/othervm/native -XX:+UseZGC -Djdk.virtualThreadScheduler.parallelism=1
+ *      -Djdk.virtualThreadScheduler.maxPoolSize=1 AsgstFuzzContexts 3 virtual heap-refused
  */
 public class AsgstFuzzContexts {
     static {
@@ -133,7 +145,10 @@ public class AsgstFuzzContexts {
         long signals = seconds * 1_000_000 / intervalMicros;
         boolean virtual = args.length > 1 && args[1].equals("virtual");
         long otherStack = stackAddress();
-        long[] result = new long[8];
+        // For the virtual threads' walks: whether the collector lets a signal
+        // handler's walk read frames in the heap (doc/stack-walking.md).
+        boolean heapReadable = args.length > 2 && args[2].equals("heap-readable");
+        long[] result = new long[9];
         if (virtual) {
             // One carrier (the scheduler's parallelism is 1) runs every
             // virtual thread: the timer that start() makes for the calling
@@ -162,9 +177,21 @@ public class AsgstFuzzContexts {
                            + " frame marks set, " + result[3] + " marks reached, " + result[5]
                            + " frames from the heap in walks from native code, " + result[6]
                            + " in signal handlers' walks, " + result[7] + " in queue walks, no crash");
-        // A walk in a signal handler never reads the heap (doc/stack-walking.md):
-        // a frame with a null sp there came from nowhere.
-        if (result[6] != 0) {
+        System.out.println(result[8] + " walks with more frames of recurseVirtual() than it has");
+        // Its recursion is at most 64 frames deep: a walk with more holds a
+        // frame twice (on the stack and again in the heap, read while a
+        // freeze or thaw was under way) or made one up.
+        if (result[8] != 0) {
+            throw new RuntimeException(result[8] + " walks with more frames of recurseVirtual() than its recursion has");
+        }
+        if (virtual && heapReadable && result[6] == 0) {
+            // The collector lets handlers' walks of a thread in Java code
+            // read the heap; the true contexts land there most of the time.
+            throw new RuntimeException("no signal handler's walk read frames in the heap");
+        }
+        if (!heapReadable && result[6] != 0) {
+            // Not a virtual thread (default ids: a frame with a null sp came
+            // from nowhere), or a collector that moves objects concurrently.
             throw new RuntimeException(result[6] + " frames with a null sp in signal handlers' walks");
         }
         // The virtual threads walk themselves from fuzzFromNative() right

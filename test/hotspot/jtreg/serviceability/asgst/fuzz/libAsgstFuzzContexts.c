@@ -60,6 +60,12 @@ static volatile long marks_set, marks_reached;
    restores the one before. */
 enum { FROM_SIGNAL_HANDLER, FROM_NATIVE, FROM_QUEUE, WALK_KINDS };
 static volatile long heap_frames[WALK_KINDS];
+/* Walks with more frames of recurseVirtual() than its deepest recursion
+   has: frames reported twice (from the stack and again from the heap) or
+   made up. None may exist. */
+#define RECURSE_VIRTUAL_MAX_FRAMES 64  /* depth 63 down to 0 (x & 63) */
+static ASGST_Method recurse_virtual;
+static volatile long impossible_walks;
 static volatile int walk_kind = FROM_NATIVE;
 static uint64_t seed = 0x9E3779B97F4A7C15ULL;
 
@@ -146,7 +152,7 @@ static void fuzz_marks(ASGST_Iterator* iterator, int step) {
 
 static void consume(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
-  int n = 0, step;
+  int n = 0, step, recursion = 0;
   (void)arg;
   fuzz_marks(iterator, 0);
   while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
@@ -155,11 +161,15 @@ static void consume(ASGST_Iterator* iterator, void* arg) {
       if (frame.sp == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
         heap_frames[walk_kind]++;
       }
+      if (recurse_virtual != NULL && frame.method == recurse_virtual && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
+        impossible_walks++;
+      }
     }
     n++;
     fuzz_marks(iterator, step);
     if ((next_random() & 63) == 0) {
       ASGST_RewindIterator(iterator);  /* rewinding in the middle must be harmless */
+      recursion = 0;                   /* the walk begins again at the top */
     }
   }
   ASGST_State(iterator);
@@ -298,8 +308,9 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
   int i;
-  (void)cls;
+  jmethodID id = (*env)->GetStaticMethodID(env, cls, "recurseVirtual", "(IJ)J");
   other_stack = (void*)(intptr_t)other;
+  recurse_virtual = id == NULL ? NULL : ASGST_JMethodIDToMethod(id);
   for (i = 0; i < POOL; i++) {
     code_pool[i] = method_pool[i] = stack_pool[i] = (void*)&calls;
   }
@@ -315,9 +326,10 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
 
 /* Stops; returns {calls, walks of the true context that gave frames, marks
    set, walks that reached a mark, whether marks work; frames with a null sp
-   in walks from native code, in signal handlers' walks, in queue walks}. */
+   in walks from native code, in signal handlers' walks, in queue walks;
+   walks with more frames of recurseVirtual() than it has}. */
 JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
-  jlong r[8];
+  jlong r[9];
   (void)cls;
   timer_delete(timer);
   ASGST_DeregisterQueue(queue);
@@ -332,7 +344,8 @@ JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls
   r[5] = heap_frames[FROM_NATIVE];
   r[6] = heap_frames[FROM_SIGNAL_HANDLER];
   r[7] = heap_frames[FROM_QUEUE];
-  return asgst_test_long_array(env, r, 8);
+  r[8] = impossible_walks;
+  return asgst_test_long_array(env, r, 9);
 }
 
 /* An address on the calling thread's stack, for the other thread's mutations. */

@@ -44,8 +44,10 @@ public final class TraceStack {
      * Starts sampling every intervalMicros (signal-handler walks and queue
      * elements, and halted threads walked from a sampler thread), and a
      * synchronous check at every checkEvery-th enter of a thread.
+     * heapReadable: whether the collector lets signal and halted-thread
+     * walks read frames in the heap.
      */
-    static native void start(int intervalMicros, int checkEvery);
+    static native void start(int intervalMicros, int checkEvery, boolean heapReadable);
 
     /** Stops sampling; returns the counters (see AsgstOracle.Layer). */
     static native long[] stop();

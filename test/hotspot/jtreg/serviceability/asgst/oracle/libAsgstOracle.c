@@ -174,6 +174,11 @@ static int code_lengths[MAX_IDS];
 static int enter_bcis[MAX_IDS];  /* its first invoke: the call of TraceStack.enter */
 
 static volatile int sampling, check_every;
+/* Whether the collector lets signal and halted-thread walks read a virtual
+   thread's frames in the heap (Serial, Parallel, G1, Epsilon: it moves
+   objects only at safepoints; doc/stack-walking.md), as the test knows it
+   from the collector's name. */
+static volatile int heap_readable;
 static long interval_micros = 100;
 static pthread_t samplers[2];
 static int samplers_started;
@@ -486,6 +491,7 @@ typedef struct {
   int top_scopes;   /* traced ids from the top physical frame, if compiled (else 0) */
   int top_outer_traced;  /* whether that frame's own method is traced */
   int in_heap;      /* whether the walk ended at frames in the heap */
+  int read_heap;    /* whether it reported frames from the heap (null sp) */
   int frames;       /* frames described in detail */
   int ids[MAX_WALK];
   const int* trace;
@@ -500,9 +506,10 @@ typedef struct {
 /* Iterator handler: the traced frames of a walk, then the comparison.
    Frames from the heap (null sp) are held to the trace stack as frames on
    the stack are, method and caller bci alike, and must be where the contract
-   puts them: in queue walks only, below the first frame and every frame on
-   the stack, with a null fp too (a frame on the stack may lack fp: compiled
-   code keeps no frame pointer). */
+   puts them: in queue walks, and in signal and halted-thread walks where the
+   collector allows it (heap_readable); below the first frame and every frame
+   on the stack, with a null fp too (a frame on the stack may lack fp:
+   compiled code keeps no frame pointer). */
 static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   Walk* walk = (Walk*)arg;
   ASGST_Frame frame;
@@ -536,8 +543,8 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
       younger_traced = id >= 0;
       if (frame.sp == NULL) {
         if (misplaced_heap_frame == NULL) {
-          misplaced_heap_frame = walk->layer != QUEUE_WALK ? "a frame from the heap (null sp) in a walk that may "
-                                                              "not read it"
+          misplaced_heap_frame = walk->layer != QUEUE_WALK && !heap_readable
+                                     ? "a frame from the heap (null sp) in a walk that may not read it"
                                  : frames == 1 ? "the top frame from the heap (null sp)"
                                  : frame.fp != NULL ? "a frame with null sp, but an fp" : NULL;
         }
@@ -563,6 +570,7 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
   walk->top_outer_traced = top_outer_traced;
   end = ASGST_State(iterator);
   walk->in_heap = end == ASGST_FRAMES_IN_HEAP;
+  walk->read_heap = in_heap;
   if (walk->in_heap) {
     add(&counters[walk->layer][IN_HEAP_END], 1);
   }
@@ -588,8 +596,8 @@ static void walk_traced(ASGST_Iterator* iterator, void* arg) {
    like it. Its frames carry no compilation level: the inlined scopes of the
    top frame that the comparison tolerates are those that the signal walk
    found in the same context; and where that walk ended at a virtual thread's
-   frames in the heap, AsyncGetCallTrace's walk, too, is compared with the top
-   of the trace stack only. */
+   frames in the heap or read them, AsyncGetCallTrace's walk (which never
+   reads them) is compared with the top of the trace stack only. */
 static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* ucontext) {
   static __thread AGCT_CallFrame frames[MAX_WALK];
   static __thread int ids[MAX_WALK];
@@ -622,7 +630,7 @@ static void walk_with_agct(const Walk* signal_walk, const Trace* trace, void* uc
   }
   compare(AGCT_WALK, ids, count, signal_walk->top_compiled, signal_walk->top_scopes, signal_walk->top_outer_traced,
           trace->ids, trace->depth, 1, count > 0 && at_edge(ids[0], top_traced_bci, signal_walk->last_exited),
-          signal_walk->in_heap, bad_caller_bci, NULL, NULL);
+          signal_walk->in_heap || signal_walk->read_heap, bad_caller_bci, NULL, NULL);
 }
 
 typedef struct {
@@ -850,7 +858,7 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
       own_last_mismatch = -1;
       if (ASGST_RunWithIterator(ucontext, 0, walk_traced, &walk) < 0) {
         add(&counters[SIGNAL_WALK][REFUSED], 1);
-        walk.top_compiled = walk.top_scopes = walk.top_outer_traced = walk.in_heap = 0;
+        walk.top_compiled = walk.top_scopes = walk.top_outer_traced = walk.in_heap = walk.read_heap = 0;
       } else if (own_last_mismatch >= 0) {
         describe_context(own_last_mismatch, ucontext, 0);
       }
@@ -1264,10 +1272,12 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
   return JNI_VERSION_1_8;
 }
 
-JNIEXPORT void JNICALL Java_TraceStack_start(JNIEnv* env, jclass cls, jint interval, jint every) {
+JNIEXPORT void JNICALL Java_TraceStack_start(JNIEnv* env, jclass cls, jint interval, jint every,
+                                             jboolean heap_readable_by_handlers) {
   (void)env; (void)cls;
   interval_micros = interval;
   check_every = every;
+  heap_readable = heap_readable_by_handlers;
   asgst_test_install_handler(SIGNAL, on_signal);
   __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
   if (pthread_create(&samplers[0], NULL, signal_sampler, NULL) == 0) {

@@ -588,8 +588,10 @@ static void walk_reference(ASGST_Iterator* iterator, void* arg) {
     to_marked_walk_frame(&frame, &t->frames[t->count++]);
   }
   t->end = result;
-  if ((result == ASGST_NO_FRAME || result == ASGST_FRAMES_IN_HEAP) &&
-      (!m->reached || m->stale || next_random(m) % 8 == 0)) {
+  /* Only a whole walk keeps a whole suffix: one that ended at frames in the
+     heap (the thread was not in Java code) would give later walks that reach
+     its marks the truncated callers, where they may read the heap. */
+  if (result == ASGST_NO_FRAME && (!m->reached || m->stale || next_random(m) % 8 == 0)) {
     mark_frame(iterator, m);
   }
 }
