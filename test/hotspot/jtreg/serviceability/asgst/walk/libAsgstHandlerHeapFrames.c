@@ -40,8 +40,8 @@
 #include "jni.h"
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
+#include "../native/asgstTestCarriers.h"
 
-#define MAX_CARRIERS 64
 #define SEEN_FRAMES 8
 
 enum {
@@ -52,10 +52,7 @@ static volatile long counts[COUNTS];
 
 static ASGST_Method deep_method, loop_method, compute_method, continuation_enter;
 static int deep_frames;  /* the frames of deep() below loop() */
-static pid_t carriers[MAX_CARRIERS];
-static timer_t timers[MAX_CARRIERS];
-static int carrier_count;
-static pthread_mutex_t carriers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t methods_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sampling;
 static volatile int wrong_recorded;
 static char wrong_walk[4096];
@@ -172,9 +169,7 @@ static ASGST_Method static_method(JNIEnv* env, jclass cls, const char* name, con
 
 JNIEXPORT void JNICALL Java_AsgstHandlerHeapFrames_sampleThisCarrier(JNIEnv* env, jclass cls, jint interval,
                                                                      jint frames_of_deep) {
-  pid_t tid = (pid_t)syscall(SYS_gettid);  /* the carrier's */
-  int i, known = 0;
-  pthread_mutex_lock(&carriers_lock);
+  pthread_mutex_lock(&methods_lock);
   if (deep_method == NULL) {
     deep_frames = frames_of_deep;
     deep_method = static_method(env, cls, "deep", "(I)J");
@@ -184,32 +179,20 @@ JNIEXPORT void JNICALL Java_AsgstHandlerHeapFrames_sampleThisCarrier(JNIEnv* env
                                        "(Ljdk/internal/vm/Continuation;Z)V");
     if (deep_method == NULL || loop_method == NULL || compute_method == NULL || continuation_enter == NULL) {
       deep_method = NULL;
-      pthread_mutex_unlock(&carriers_lock);
+      pthread_mutex_unlock(&methods_lock);
       (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "methods not found");
       return;
     }
     __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
   }
-  for (i = 0; i < carrier_count; i++) {
-    known |= carriers[i] == tid;
-  }
-  if (!known && carrier_count < MAX_CARRIERS &&
-      asgst_test_start_sampling(on_signal, CLOCK_MONOTONIC, interval, &timers[carrier_count]) == 0) {
-    carriers[carrier_count++] = tid;
-  }
-  pthread_mutex_unlock(&carriers_lock);
+  pthread_mutex_unlock(&methods_lock);
+  asgst_test_sample_carrier(on_signal, interval);
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstHandlerHeapFrames_stopSampling(JNIEnv* env, jclass cls) {
-  int i;
   (void)cls;
   __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
-  pthread_mutex_lock(&carriers_lock);
-  for (i = 0; i < carrier_count; i++) {
-    asgst_test_stop_sampling(timers[i]);
-  }
-  carrier_count = 0;
-  pthread_mutex_unlock(&carriers_lock);
+  asgst_test_stop_carriers();
   return asgst_test_long_array(env, (const jlong*)counts, COUNTS);
 }
 

@@ -42,8 +42,8 @@
 #include "jvmti.h"
 #include "profile.h"
 #include "../native/asgstTestSupport.h"
+#include "../native/asgstTestCarriers.h"
 
-#define MAX_CARRIERS 64
 #define MAX_CALLS 8
 
 enum { WALKS, COMPLETE, IN_HEAP, OTHER_ERRORS, WITH_DEEP, CARRIER_UNASKED, PAST_ENTRY, RESOLVING, COUNTS };
@@ -56,10 +56,7 @@ static char* enter_special_begin;  /* enterSpecial's code */
 static char* enter_special_end;
 static const char* resolve_begin;  /* the stub that resolves a static call (JVMTI's name) */
 static const char* resolve_end;
-static pid_t carriers[MAX_CARRIERS];
-static timer_t timers[MAX_CARRIERS];
-static int carrier_count;
-static pthread_mutex_t carriers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t methods_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sampling;
 static volatile int wrong_recorded;
 static char wrong_walk[2048];
@@ -248,41 +245,27 @@ JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_setEnterSpecial(JNIEnv* e
 }
 
 JNIEXPORT void JNICALL Java_AsgstVirtualThreadSampling_sampleThisCarrier(JNIEnv* env, jclass cls, jint interval) {
-  pid_t tid = (pid_t)syscall(SYS_gettid);  /* the carrier's */
-  int i, known = 0;
-  pthread_mutex_lock(&carriers_lock);
+  pthread_mutex_lock(&methods_lock);
   if (deep_method == NULL) {
     deep_method = ASGST_JMethodIDToMethod((*env)->GetStaticMethodID(env, cls, "deep", "(I)J"));
     continuation_run = method_of(env, "jdk/internal/vm/Continuation", "run", "()V", 0);
     continuation_enter = method_of(env, "jdk/internal/vm/Continuation", "enter", "(Ljdk/internal/vm/Continuation;Z)V", 1);
     do_yield = method_of(env, "jdk/internal/vm/Continuation", "doYield", "()I", 1);
     if (deep_method == NULL || continuation_run == NULL || continuation_enter == NULL || do_yield == NULL) {
-      pthread_mutex_unlock(&carriers_lock);
+      pthread_mutex_unlock(&methods_lock);
       (*env)->ThrowNew(env, (*env)->FindClass(env, "java/lang/RuntimeException"), "methods not found");
       return;
     }
     __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
   }
-  for (i = 0; i < carrier_count; i++) {
-    known |= carriers[i] == tid;
-  }
-  if (!known && carrier_count < MAX_CARRIERS &&
-      asgst_test_start_sampling(on_signal, CLOCK_MONOTONIC, interval, &timers[carrier_count]) == 0) {
-    carriers[carrier_count++] = tid;
-  }
-  pthread_mutex_unlock(&carriers_lock);
+  pthread_mutex_unlock(&methods_lock);
+  asgst_test_sample_carrier(on_signal, interval);
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstVirtualThreadSampling_stopSampling(JNIEnv* env, jclass cls) {
-  int i;
   (void)cls;
   __atomic_store_n(&sampling, 0, __ATOMIC_RELEASE);
-  pthread_mutex_lock(&carriers_lock);
-  for (i = 0; i < carrier_count; i++) {
-    timer_delete(timers[i]);
-  }
-  carrier_count = 0;
-  pthread_mutex_unlock(&carriers_lock);
+  asgst_test_stop_carriers();
   return asgst_test_long_array(env, (const jlong*)counts, COUNTS);
 }
 
