@@ -372,16 +372,24 @@ static int same_marked_walk_frame(const MarkedWalkFrame* a, const MarkedWalkFram
          (a->sp == NULL || b->sp == NULL || a->sp == b->sp);
 }
 
-/* The frame of the first difference (at the shorter trace's end if only the
-   lengths or the ends differ); -1 if the traces are the same. */
-static int first_difference(const MarksTrace* a, const MarksTrace* b) {
-  int i, n = a->count < b->count ? a->count : b->count;
+/* The frame of the first difference of an incremental trace from its
+   reference (at the shorter trace's end if only the lengths or the ends
+   differ); -1 if the traces are the same. A reference that ended at frames
+   in the heap (it may not read them now: doc/stack-walking.md, "Frames in
+   the heap") shows only the top of the stack; an incremental trace that
+   stopped at a mark above them and took the rest from the walk that set the
+   mark (which read them then) must match that top. */
+static int first_difference(const MarksTrace* incremental, const MarksTrace* reference) {
+  int i, n = incremental->count < reference->count ? incremental->count : reference->count;
   for (i = 0; i < n; i++) {
-    if (!same_marked_walk_frame(&a->frames[i], &b->frames[i])) {
+    if (!same_marked_walk_frame(&incremental->frames[i], &reference->frames[i])) {
       return i;
     }
   }
-  return a->count != b->count || a->end != b->end ? n : -1;
+  if (reference->end == ASGST_FRAMES_IN_HEAP && incremental->count >= reference->count) {
+    return -1;
+  }
+  return incremental->count != reference->count || incremental->end != reference->end ? n : -1;
 }
 
 /* xorshift: the marks way's choices, without libc's state. */
