@@ -386,9 +386,10 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
 }
 
 // A frame frozen in a virtual thread's stack chunk, walked only at the
-// thread's own poll (walk_heap_frames): read as HotSpot's vframeStream reads
-// it there, through the chunk (the frame's sp and fp are offsets in the
-// chunk, no addresses: reported as null).
+// thread's own poll (walk_heap_frames) or where nothing can change the chunks
+// (heap_frames_readable): read as HotSpot's vframeStream reads it, through
+// the chunk (the frame's sp and fp are offsets in the chunk, no addresses:
+// reported as null).
 bool AsgstStackWalker::report_heap_frame(const frame& f, ASGST_Frame* out) {
   AsgstNativeFrame registers = { f.pc(), nullptr, nullptr };
   stackChunkOop chunk = _map.stack_chunk()();
