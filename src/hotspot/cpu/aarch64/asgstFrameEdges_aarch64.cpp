@@ -553,6 +553,15 @@ static bool osr_prologue(const AsgstCodeLayout& code, const u1* osr_entry, Asgst
   return false;
 }
 
+int AsgstFrameEdges::osr_return_address_slot(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc,
+                                             int* saved_fp_slot, int* caller_sp_words) {
+  AsgstCodeLayout osr;
+  if (pc >= osr_entry && osr_prologue(code, osr_entry, &osr) && pc < osr.frame_complete) {
+    return slot_in_prologue(osr, pc, saved_fp_slot, caller_sp_words);
+  }
+  return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
+}
+
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   Method* method = nm->method();
   if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
@@ -562,10 +571,8 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
-  AsgstCodeLayout osr;
-  if (nm->is_osr_method() && pc >= nm->osr_entry() && osr_prologue(code, nm->osr_entry(), &osr) &&
-      pc < osr.frame_complete) {
-    return slot_in_prologue(osr, pc, saved_fp_slot, caller_sp_words);
+  if (nm->is_osr_method()) {
+    return osr_return_address_slot(code, nm->osr_entry(), pc, saved_fp_slot, caller_sp_words);
   }
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }

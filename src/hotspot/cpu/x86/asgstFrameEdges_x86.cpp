@@ -291,6 +291,35 @@ int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* 
   return slot;
 }
 
+// C1 builds an OSR method's frame a second time at its OSR entry, after the
+// normal entry's frame is complete (its build_frame: stack bang, push rbp,
+// sub rsp, then the entry barrier). The interpreter jumps there with its own
+// frame popped and the return address at sp. Followed from the OSR entry to
+// pc, the prologue tells how much of the frame is built; rbp, pushed first,
+// lies just below the return address.
+static int slot_after_osr_entry(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc, int* saved_fp_slot) {
+  if (osr_entry < code.frame_complete || pc < osr_entry || !in_code(code, osr_entry) || code.frame_words < 2) {
+    return -1;
+  }
+  PrologueRest built = { 0, false };
+  int budget = max_instructions;
+  if (!follow_prologue(code, osr_entry, pc, &budget, &built) || built.words >= code.frame_words - 1) {
+    return -1;  // past the OSR prologue, or pc not reached through it
+  }
+  *saved_fp_slot = built.saves_fp ? built.words - 1 : -1;
+  return built.words;
+}
+
+int AsgstFrameEdges::osr_return_address_slot(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc,
+                                             int* saved_fp_slot, int* caller_sp_words) {
+  int slot = slot_after_osr_entry(code, osr_entry, pc, saved_fp_slot);
+  if (slot < 0) {
+    return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
+  }
+  *caller_sp_words = slot + 1;
+  return slot;
+}
+
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   Method* method = nm->method();
   if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
@@ -300,6 +329,9 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
+  if (nm->is_osr_method()) {
+    return osr_return_address_slot(code, nm->osr_entry(), pc, saved_fp_slot, caller_sp_words);
+  }
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 

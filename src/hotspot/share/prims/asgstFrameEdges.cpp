@@ -35,6 +35,11 @@ int AsgstFrameEdges::return_address_slot(const AsgstCodeLayout& code, const u1* 
   return -1;
 }
 
+int AsgstFrameEdges::osr_return_address_slot(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc,
+                                             int* saved_fp_slot, int* caller_sp_words) {
+  return -1;
+}
+
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   return -1;
 }

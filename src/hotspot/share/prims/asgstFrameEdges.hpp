@@ -84,6 +84,11 @@ class AsgstFrameEdges : AllStatic {
   // The same for code laid out as given (signal safe: reads only code).
   static int return_address_slot(const AsgstCodeLayout& code, const u1* pc, int* saved_fp_slot,
                                  int* caller_sp_words);
+  // The same for an OSR method's code, which the interpreter also enters at
+  // osr_entry with its own frame popped: C1 builds the frame a second time
+  // there, after the normal entry's frame is complete.
+  static int osr_return_address_slot(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc,
+                                     int* saved_fp_slot, int* caller_sp_words);
 
   // The caller of an interrupted C function that has no frame of its own at
   // its pc (before its prologue saved the frame pointer, or at its return).

@@ -156,6 +156,68 @@ TEST_VM(asgst_frame_edges, native_wrapper_prologue) {
   EXPECT_EQ(-1, slot_at(code, 47, &fp_slot)) << "the frame is complete";
 }
 
+// A C1-compiled OSR method (22 words of frame): its normal prologue
+// (complete at 31), a body, its epilogue, and at 59 the OSR entry, where
+// build_frame runs again for the interpreter's jump (bytes from
+// -XX:+PrintNMethods of a C1 OSR compilation).
+static const u1 c1_osr_method[] = {
+  0x89, 0x84, 0x24, 0x00, 0xc0, 0xfe, 0xff,        //  0: mov [rsp-0x14000], eax
+  0x55,                                            //  7: push rbp
+  0x48, 0x81, 0xec, 0xa0, 0x00, 0x00, 0x00,        //  8: sub rsp, 0xa0
+  0x90,                                            // 15: nop
+  0x41, 0x81, 0x7f, 0x20, 0x01, 0x00, 0x00, 0x00,  // 16: cmp dword [r15+0x20], 1
+  0x74, 0x05,                                      // 24: je 31
+  0xe8, 0x00, 0x00, 0x00, 0x40,                    // 26: call entry barrier
+  0x48, 0x8b, 0x84, 0x24, 0x80, 0x00, 0x00, 0x00,  // 31: mov rax, [rsp+0x80]
+  0x48, 0x81, 0xc4, 0xa0, 0x00, 0x00, 0x00,        // 39: add rsp, 0xa0
+  0x5d,                                            // 46: pop rbp
+  0x49, 0x3b, 0x67, 0x28,                          // 47: cmp rsp, [r15+0x28]
+  0x0f, 0x87, 0x01, 0x00, 0x00, 0x00,              // 51: ja 58
+  0xc3,                                            // 57: ret
+  0xcc,                                            // 58: (the poll's stub)
+  0x89, 0x84, 0x24, 0x00, 0xc0, 0xfe, 0xff,        // 59: mov [rsp-0x14000], eax (OSR entry)
+  0x55,                                            // 66: push rbp
+  0x48, 0x81, 0xec, 0xa0, 0x00, 0x00, 0x00,        // 67: sub rsp, 0xa0
+  0x66, 0x90,                                      // 74: nop
+  0x41, 0x81, 0x7f, 0x20, 0x00, 0x00, 0x00, 0x00,  // 76: cmp dword [r15+0x20], 0
+  0x74, 0x05,                                      // 84: je 91
+  0xe8, 0x00, 0x00, 0x00, 0x40,                    // 86: call entry barrier
+  0xbf, 0x08, 0x00, 0x00, 0x00,                    // 91: mov edi, 8 (the OSR buffer's copy)
+  0x48, 0x63, 0xff,                                // 96: movsxd rdi, edi
+  0x48, 0x8b, 0x1c, 0x3e,                          // 99: mov rbx, [rsi+rdi]
+};
+
+static int osr_slot_at(const AsgstCodeLayout& code, int osr_entry, int offset, int* saved_fp_slot) {
+  *saved_fp_slot = -99;
+  int caller_sp_words = -99;
+  int slot = AsgstFrameEdges::osr_return_address_slot(code, code.begin + osr_entry, code.begin + offset,
+                                                      saved_fp_slot, &caller_sp_words);
+  EXPECT_TRUE(slot < 0 || caller_sp_words == slot + 1) << "offset " << offset;
+  return slot;
+}
+
+TEST_VM(asgst_frame_edges, c1_osr_entry) {
+  AsgstCodeLayout code = layout(c1_osr_method, sizeof(c1_osr_method), 0, 31, 22);
+  int fp_slot;
+  EXPECT_EQ(0, osr_slot_at(code, 59, 59, &fp_slot)) << "at the OSR entry the return address is at sp";
+  EXPECT_EQ(-1, fp_slot);
+  EXPECT_EQ(0, osr_slot_at(code, 59, 66, &fp_slot)) << "push rbp";
+  EXPECT_EQ(-1, fp_slot);
+  EXPECT_EQ(1, osr_slot_at(code, 59, 67, &fp_slot)) << "sub rsp";
+  EXPECT_EQ(0, fp_slot);
+  for (int offset : {74, 76, 84, 86, 91, 99}) {
+    EXPECT_EQ(-1, osr_slot_at(code, 59, offset, &fp_slot)) << "the frame is complete, offset " << offset;
+  }
+  // The normal entry and the epilogue as in a method without an OSR entry.
+  EXPECT_EQ(0, osr_slot_at(code, 59, 7, &fp_slot)) << "normal entry, push rbp";
+  EXPECT_EQ(1, osr_slot_at(code, 59, 8, &fp_slot)) << "normal entry, sub rsp";
+  EXPECT_EQ(0, fp_slot);
+  EXPECT_EQ(-1, osr_slot_at(code, 59, 31, &fp_slot)) << "normal entry, the frame is complete";
+  EXPECT_EQ(1, osr_slot_at(code, 59, 46, &fp_slot)) << "pop rbp";
+  EXPECT_EQ(0, fp_slot);
+  EXPECT_EQ(0, osr_slot_at(code, 59, 57, &fp_slot)) << "ret";
+}
+
 // Any bytes, any pc: an answer within the frame or -1, no read outside the
 // code (which ends where an inaccessible page begins).
 TEST_VM(asgst_frame_edges, garbage_instructions) {
