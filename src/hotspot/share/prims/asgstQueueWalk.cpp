@@ -31,6 +31,7 @@
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaThread.inline.hpp"
 #include "runtime/safefetch.hpp"
+#include "runtime/sharedRuntime.hpp"
 
 // Where the caller of a Java frame (which the walk already checked) waits:
 // the return address, the caller's sp and the saved frame pointer, read with
@@ -131,6 +132,30 @@ static bool is_recorded_caller(const frame& f, const AsgstRecordedFrame& recorde
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
   return nm != nullptr && nm->contains(recorded.return_pc) && !nm->is_deopt_pc(recorded.return_pc) &&
          f.unextended_sp() == recorded.caller_sp;
+}
+
+// The recorded frame's compiled caller, if that caller has returned too and
+// the poll that processes the element is its return poll: HotSpot polls
+// there after the epilogue has popped the frame, and the return poll's
+// handler blob, which pushes no pc of its own, stands in its place (top).
+// The caller is known by the poll's pc, in the nmethod that holds the
+// recorded return address, and by where its frame ended: f, the blob's
+// sender and the first Java frame of the walk, stands there. Null otherwise.
+static nmethod* caller_popped_at_return_poll(JavaThread* thread, const frame& top, const frame& f,
+                                             const AsgstRecordedFrame& recorded) {
+  if (recorded.return_pc == nullptr || recorded.caller_sp == nullptr || Interpreter::contains(recorded.return_pc) ||
+      top.cb() == nullptr || top.cb() != SharedRuntime::polling_page_return_handler_blob()) {
+    return nullptr;
+  }
+  address poll_pc = thread->saved_exception_pc();
+  CodeBlob* cb = poll_pc == nullptr ? nullptr : CodeCache::find_blob(poll_pc);
+  nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
+  if (nm == nullptr || !nm->contains(recorded.return_pc) || nm->is_deopt_pc(recorded.return_pc) ||
+      !nm->is_at_poll_return(poll_pc)) {
+    return nullptr;
+  }
+  intptr_t* end_of_caller = recorded.caller_sp + nm->frame_size();
+  return top.unextended_sp() + top.cb()->frame_size() == end_of_caller && f.sp() == end_of_caller ? nm : nullptr;
 }
 
 // Moves from the current frame to the recorded frame's caller, which lies at
@@ -276,8 +301,13 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
       // the poll finished processing) is reported at the call site it had,
       // if it is still the same frame. Else the walk ends after the recorded
       // frame.
+      nmethod* popped_caller = nullptr;
       if (replaced) {
         walker._pos.visited = true;
+      } else if (in_interpreter &&
+                 (popped_caller = caller_popped_at_return_poll(thread, top, f, recorded)) != nullptr) {
+        // f is the popped caller's caller; the popped caller's scopes at the
+        // recorded return address come between.
       } else if (frames >= AsgstStackWalker::max_physical_frames ||
                  (!waits_as_recorded(f, recorded) && !resume_at_recorded_caller(walker, recorded))) {
         walker._callers_unknown = true;
@@ -299,6 +329,11 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
         int bci = interpreted && !recorded_method->is_native() ? recorded_method->bci_from((address)element.bcp) : -1;
         AsgstStackWalker::fill_method_frame(&walker._first, recorded_method, 0, bci, registers);
         walker._first_pending = true;
+        AsgstNativeFrame popped = { recorded.return_pc, recorded.caller_sp, nullptr };
+        if (popped_caller != nullptr && !walker.begin_scopes(popped_caller, recorded.return_pc, popped, false)) {
+          walker._callers_unknown = true;  // no debug information at the call: its method alone is no frame
+          walker._pos.visited = true;
+        }
       } else {
         // The recorded frame cannot be named: its callers alone would be a
         // stack that never was. The walk ends without frames.

@@ -22,7 +22,7 @@
  */
 
 /*
- * @test
+ * @test id=interpreted
  * @summary A queue element recorded after its frame's last poll: the frame
  *          returns without another poll, and its caller has moved on to
  *          another bytecode by the poll that processes the element. The walk
@@ -34,8 +34,46 @@
  *          at that poll; callee() returns without another poll, and caller's
  *          return poll processes the element.
  * @requires os.family == "linux"
- * @run main/othervm/native -Xint AsgstQueueCallerMovedOn
+ * @library /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
+ * @run main/othervm/native -Xint AsgstQueueCallerMovedOn interpreted
  */
+
+/*
+ * @test id=c2
+ * @summary The same with caller() compiled by C2 (callee() stays
+ *          interpreted): caller's return poll comes after its epilogue has
+ *          popped its frame, so at the poll that processes the element
+ *          caller() has returned too. The walk must still show it, at its
+ *          call of callee(), between callee() and main().
+ * @requires os.family == "linux" & vm.compiler2.enabled
+ * @library /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
+ * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
+ *      -XX:-BackgroundCompilation -XX:CompileCommand=quiet -XX:CompileCommand=exclude,AsgstQueueCallerMovedOn::callee
+ *      -XX:CompileCommand=dontinline,AsgstQueueCallerMovedOn::callee
+ *      AsgstQueueCallerMovedOn 4
+ */
+
+/*
+ * @test id=c1
+ * @summary The same with caller() compiled by C1.
+ * @requires os.family == "linux" & vm.compiler1.enabled
+ * @library /test/lib
+ * @build jdk.test.whitebox.WhiteBox
+ * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
+ * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
+ *      -XX:-BackgroundCompilation -XX:CompileCommand=quiet -XX:CompileCommand=exclude,AsgstQueueCallerMovedOn::callee
+ *      -XX:CompileCommand=dontinline,AsgstQueueCallerMovedOn::callee
+ *      AsgstQueueCallerMovedOn 1
+ */
+
+import java.lang.reflect.Method;
+
+import jdk.test.whitebox.WhiteBox;
+
 public class AsgstQueueCallerMovedOn {
     static {
         System.loadLibrary("AsgstQueueCallerMovedOn");
@@ -49,8 +87,9 @@ public class AsgstQueueCallerMovedOn {
     // until the processing at callee's return poll enqueues the last.
     static native void enqueueHere();
 
-    // "ok", or what went wrong.
-    static native String result();
+    // "ok", or what went wrong: one element of callee() must have been
+    // processed with expectedTop on top.
+    static native String result(String expectedTop);
 
     static int sink;
 
@@ -69,10 +108,23 @@ public class AsgstQueueCallerMovedOn {
         return callee(n) + 1;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
+        // Interpreted, caller's return poll processes the element with
+        // caller() on top; compiled, it has popped caller's frame, and
+        // main() is on top.
+        String expectedTop = "caller";
+        if (!args[0].equals("interpreted")) {
+            int level = Integer.parseInt(args[0]);
+            WhiteBox wb = WhiteBox.getWhiteBox();
+            Method caller = AsgstQueueCallerMovedOn.class.getDeclaredMethod("caller", int.class);
+            if (!wb.enqueueMethodForCompilation(caller, level) || wb.getMethodCompilationLevel(caller) != level) {
+                throw new RuntimeException("caller() not compiled at level " + level);
+            }
+            expectedTop = "main";
+        }
         register();
         sink = caller(5);
-        String result = result();
+        String result = result(expectedTop);
         System.out.println(result);
         if (!result.equals("ok")) {
             throw new RuntimeException(result);

@@ -33,7 +33,8 @@
  * enqueueHere(), methods and bcis frame by frame; every walk that begins in
  * callee() must go on as that trace below callee(): caller() at its call of
  * callee(), and on. One such walk must have been processed with caller() on
- * top, or the case was not made.
+ * top (a compiled caller(): main(), caller's frame popped at its return
+ * poll), or the case was not made.
  */
 
 #include <pthread.h>
@@ -115,7 +116,7 @@ static void on_end(ASGST_Queue* q, ASGST_Iterator* iterator, void* arg) {
   char top[NAME_LENGTH];
   (void)q; (void)arg;
   top_name(iterator, top);
-  if (next_tag + 1 < MAX_ELEMENTS && strcmp(top, "caller") != 0) {
+  if (next_tag + 1 < MAX_ELEMENTS && (strcmp(top, "enqueueHere") == 0 || strcmp(top, "callee") == 0)) {
     next_tag++;
     pthread_kill(pthread_self(), SIGPROF);
   }
@@ -182,10 +183,17 @@ static int check_walk(int tag, int skip, int reference_skip) {
   return 1;
 }
 
-JNIEXPORT jstring JNICALL Java_AsgstQueueCallerMovedOn_result(JNIEnv* env, jclass cls) {
+JNIEXPORT jstring JNICALL Java_AsgstQueueCallerMovedOn_result(JNIEnv* env, jclass cls, jstring expected_top) {
   int elements = next_tag + 1;
   int moved_on = -1;
+  char top[NAME_LENGTH];
+  const char* chars = (*env)->GetStringUTFChars(env, expected_top, NULL);
   (void)cls;
+  if (chars == NULL) {
+    return NULL;
+  }
+  snprintf(top, sizeof(top), "%s", chars);
+  (*env)->ReleaseStringUTFChars(env, expected_top, chars);
   ASGST_DeregisterQueue(queue);
   for (int tag = 0; tag < elements; tag++) {
     printf("element %d, processed with %s on top:", tag, walks[tag].top_at_poll);
@@ -215,12 +223,12 @@ JNIEXPORT jstring JNICALL Java_AsgstQueueCallerMovedOn_result(JNIEnv* env, jclas
     if (!check_walk(tag, in_callee ? 1 : 0, in_callee ? 2 : 0)) {
       return (*env)->NewStringUTF(env, failure);
     }
-    if (in_callee && strcmp(walk->top_at_poll, "caller") == 0) {
+    if (in_callee && strcmp(walk->top_at_poll, top) == 0) {
       moved_on = tag;
     }
   }
   if (moved_on < 0) {
-    snprintf(failure, sizeof(failure), "no element of callee() was processed with caller() on top");
+    snprintf(failure, sizeof(failure), "no element of callee() was processed with %s() on top", top);
   } else {
     snprintf(failure, sizeof(failure), "ok");
   }
