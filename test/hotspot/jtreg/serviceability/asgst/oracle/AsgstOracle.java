@@ -198,6 +198,15 @@ public class AsgstOracle {
     // MIN_HEAP_FRAMES_SYNTHETIC).
     static final long MIN_SAFEPOINT_HEAP_FRAMES_SYNTHETIC = 50_000;
 
+    // The fewest non-empty comparisons of any layer so far.
+    static long fewestComparisons(long[] c) {
+        long fewest = Long.MAX_VALUE;
+        for (int layer = 0; layer < LAYERS.length; layer++) {
+            fewest = Math.min(fewest, c[layer * COUNTERS + COMPARED] - c[layer * COUNTERS + EMPTY]);
+        }
+        return fewest;
+    }
+
     public static void main(String[] args) throws Exception {
         String workload = args[0];
         boolean virtual = args.length > 1 && args[1].equals("virtual");
@@ -223,16 +232,26 @@ public class AsgstOracle {
         TracingClassLoader loader = new TracingClassLoader(path.toArray(URL[]::new),
                                                            AsgstOracle.class.getClassLoader());
         TraceStack.start(100 * factor, 97, heapReadableByHandlers());
-        if (workload.equals("synthetic")) {
-            loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class, boolean.class)
-                  .invoke(null, seconds * 1_000_000_000L, threads, virtual);
-        } else {
-            loader.loadClass("StressWorkloads").getMethod("run", String.class, long.class, int.class, boolean.class)
-                  .invoke(null, workload, seconds * 1_000_000_000L, threads, virtual);
-        }
+        // A busy machine gives the sampled threads less time, and a layer
+        // fewer walks: the run goes on, round by round, until every layer
+        // has MIN_COMPARED non-empty comparisons. The deadline only keeps a
+        // broken VM from hanging the test.
+        long deadline = System.nanoTime() + 15 * seconds * 1_000_000_000L;
+        int rounds = 0;
+        do {
+            if (workload.equals("synthetic")) {
+                loader.loadClass("OracleWorkload").getMethod("run", long.class, int.class, boolean.class)
+                      .invoke(null, seconds * 1_000_000_000L, threads, virtual);
+            } else {
+                loader.loadClass("StressWorkloads").getMethod("run", String.class, long.class, int.class, boolean.class)
+                      .invoke(null, workload, seconds * 1_000_000_000L, threads, virtual);
+            }
+            rounds++;
+        } while (fewestComparisons(TraceStack.counts()) < MIN_COMPARED && System.nanoTime() < deadline);
         long[] c = TraceStack.stop();
-        System.out.printf("%s: %d classes instrumented (%d left as they were), %d methods traced%n", workload,
-                          loader.instrumentedClasses, loader.failedClasses, loader.methodCount());
+        System.out.printf("%s: %d round(s) of %d s, %d classes instrumented (%d left as they were), %d methods traced%n",
+                          workload, rounds, seconds, loader.instrumentedClasses, loader.failedClasses,
+                          loader.methodCount());
         System.out.println("layer      compared     equal   at edge  top scopes mismatch  bad bci     empty incomplete  refused"
                            + "  too deep     lost   partial unmounted   in heap heap frames heap walks  mismatch share");
         List<String> failures = new ArrayList<>();

@@ -49,6 +49,9 @@ public final class TraceStack {
      */
     static native void start(int intervalMicros, int checkEvery, boolean heapReadable);
 
+    /** The counters so far, while sampling goes on. */
+    static native long[] counts();
+
     /** Stops sampling; returns the counters (see AsgstOracle.Layer). */
     static native long[] stop();
 

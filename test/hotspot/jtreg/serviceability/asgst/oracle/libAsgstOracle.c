@@ -1288,6 +1288,20 @@ JNIEXPORT void JNICALL Java_TraceStack_start(JNIEnv* env, jclass cls, jint inter
   }
 }
 
+JNIEXPORT jlongArray JNICALL Java_TraceStack_counts(JNIEnv* env, jclass cls) {
+  jlong copy[LAYERS * COUNTERS];
+  jlongArray result = (*env)->NewLongArray(env, LAYERS * COUNTERS);
+  int i;
+  (void)cls;
+  for (i = 0; i < LAYERS * COUNTERS; i++) {
+    copy[i] = (jlong)__atomic_load_n(&((volatile long*)counters)[i], __ATOMIC_RELAXED);
+  }
+  if (result != NULL) {
+    (*env)->SetLongArrayRegion(env, result, 0, LAYERS * COUNTERS, copy);
+  }
+  return result;
+}
+
 JNIEXPORT jlongArray JNICALL Java_TraceStack_stop(JNIEnv* env, jclass cls) {
   jlongArray result = (*env)->NewLongArray(env, LAYERS * COUNTERS);
   (void)cls;
