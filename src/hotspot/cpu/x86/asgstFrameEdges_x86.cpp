@@ -329,7 +329,7 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
                            nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
-  if (nm->is_osr_method()) {
+  if (nm->is_osr_method() && nm->is_compiled_by_c1()) {
     return osr_return_address_slot(code, nm->osr_entry(), pc, saved_fp_slot, caller_sp_words);
   }
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);

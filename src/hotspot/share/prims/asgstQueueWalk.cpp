@@ -150,7 +150,7 @@ static nmethod* caller_popped_at_return_poll(JavaThread* thread, const frame& to
   address poll_pc = thread->saved_exception_pc();
   CodeBlob* cb = poll_pc == nullptr ? nullptr : CodeCache::find_blob(poll_pc);
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
-  if (nm == nullptr || !nm->contains(recorded.return_pc) || nm->is_deopt_pc(recorded.return_pc) ||
+  if (nm == nullptr || nm->is_unloading() || !nm->contains(recorded.return_pc) || nm->is_deopt_pc(recorded.return_pc) ||
       !nm->is_at_poll_return(poll_pc)) {
     return nullptr;
   }
@@ -287,8 +287,13 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
     // recorded wherever it stood), but its fp is fixed and its callers lie
     // above it, except an interpreted caller that has grown its expression
     // stack below that fp since.
-    bool past_recorded = (in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp) ||
-                         is_recorded_caller(f, recorded);
+    // The return poll's handler blob, on top, holds no Java frame: whatever
+    // its size, the frames that follow it decide.
+    bool return_poll_blob = frames == 0 && f.cb() != nullptr &&
+                            f.cb() == SharedRuntime::polling_page_return_handler_blob();
+    bool past_recorded = !return_poll_blob &&
+                         ((in_interpreter ? f.sp() > recorded_fp : f.sp() >= recorded_sp) ||
+                          is_recorded_caller(f, recorded));
     bool replaced = !in_interpreter && replaces_recorded(f, recorded);
     if (past_recorded || replaced || frames >= AsgstStackWalker::max_physical_frames) {
       // The recorded frame returned before the poll, or was deoptimized. Its
