@@ -55,7 +55,9 @@
  *          frames: walks that enter the VM and read the frames frozen in the
  *          heap, begun from garbage. Under G1, where signal handlers' walks
  *          may read frames in the heap too (doc/stack-walking.md, "Frames in
- *          the heap"), they must, and no walk may hold a frame twice.
+ *          the heap"), they must, and no walk may hold a frame twice. A
+ *          platform thread allocates throughout, so that collections run
+ *          meanwhile (at least 3).
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "x86_64" | os.arch == "aarch64")
  * @requires vm.gc.G1
  * @run main/othervm/native -XX:+UseG1GC -Djdk.virtualThreadScheduler.parallelism=1
@@ -71,6 +73,9 @@
  * @run main/othervm/native -XX:+UseZGC -Djdk.virtualThreadScheduler.parallelism=1
  *      -Djdk.virtualThreadScheduler.maxPoolSize=1 AsgstFuzzContexts 3 virtual heap-refused
  */
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+
 public class AsgstFuzzContexts {
     static {
         System.loadLibrary("AsgstFuzzContexts");
@@ -135,6 +140,29 @@ public class AsgstFuzzContexts {
         }
     }
 
+    static volatile boolean fuzzing = true;
+    static volatile Object[] retained = new Object[4096];
+
+    // Short-lived garbage and a few survivors that replace each other, so
+    // that collections run and move objects.
+    static void allocate() {
+        for (int i = 0; fuzzing; i++) {
+            byte[] b = new byte[512 + (i & 1023)];
+            if ((i & 63) == 0) {
+                retained[(i >>> 6) & (retained.length - 1)] = b;
+            }
+        }
+    }
+
+    // Collections of every collector of this VM so far.
+    static long collections() {
+        long count = 0;
+        for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+            count += Math.max(0, gc.getCollectionCount());
+        }
+        return count;
+    }
+
     public static void main(String[] args) throws Exception {
         // make test-stress sets the property to run longer than the fast tier's seconds.
         long seconds = Long.getLong("asgst.fuzz.seconds", Long.parseLong(args[0]));
@@ -149,11 +177,16 @@ public class AsgstFuzzContexts {
         // handler's walk read frames in the heap (doc/stack-walking.md).
         boolean heapReadable = args.length > 2 && args[2].equals("heap-readable");
         long[] result = new long[9];
+        long collectionsBefore = collections();
         if (virtual) {
             // One carrier (the scheduler's parallelism is 1) runs every
             // virtual thread: the timer that start() makes for the calling
             // thread samples it, whichever virtual thread it runs.
             Thread.ofVirtual().start(() -> start(intervalMicros, otherStack)).join();
+            // A platform thread allocates meanwhile: collections move the
+            // stack chunks (G1) or relocate them concurrently (ZGC) while the
+            // walks run.
+            Thread allocator = Thread.ofPlatform().start(AsgstFuzzContexts::allocate);
             Thread[] threads = new Thread[4];
             for (int i = 0; i < threads.length; i++) {
                 final int id = i;
@@ -162,6 +195,8 @@ public class AsgstFuzzContexts {
             for (Thread t : threads) {
                 t.join();
             }
+            fuzzing = false;
+            allocator.join();
             Thread.ofVirtual().start(() -> System.arraycopy(stop(), 0, result, 0, result.length)).join();
         } else {
             Thread worker = new Thread(() -> {
@@ -177,12 +212,21 @@ public class AsgstFuzzContexts {
                            + " frame marks set, " + result[3] + " marks reached, " + result[5]
                            + " frames from the heap in walks from native code, " + result[6]
                            + " in signal handlers' walks, " + result[7] + " in queue walks, no crash");
-        System.out.println(result[8] + " walks with more frames of recurseVirtual() than it has");
+        System.out.println(result[8] + " walks with more frames of recurseVirtual() than it has, "
+                           + (collections() - collectionsBefore) + " collections meanwhile");
         // Its recursion is at most 64 frames deep: a walk with more holds a
         // frame twice (on the stack and again in the heap, read while a
         // freeze or thaw was under way) or made one up.
         if (result[8] != 0) {
             throw new RuntimeException(result[8] + " walks with more frames of recurseVirtual() than its recursion has");
+        }
+        // The allocator makes collections run while the virtual threads are
+        // fuzzed: measured 12-15 in 3 s (release, 2 cores, beside other
+        // builds and tests); fewer than 3 would leave the walks of the run
+        // almost without moved stack chunks.
+        long collections = collections() - collectionsBefore;
+        if (virtual && collections < 3) {
+            throw new RuntimeException("only " + collections + " collections while fuzzing");
         }
         if (virtual && heapReadable && result[6] == 0) {
             // The collector lets handlers' walks of a thread in Java code
