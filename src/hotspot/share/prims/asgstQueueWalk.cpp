@@ -194,6 +194,13 @@ bool AsgstQueueWalk::record(AsgstStackWalker& walker, ASGST_QueueElement* elemen
   if (result != 1) {
     return false;
   }
+  if (walker._pos.java.is_heap_frame()) {
+    // An element records a frame on the stack, by its addresses: a walk
+    // whose first Java frame is frozen in the heap (begun from a context that
+    // leads there) has none to record.
+    walker.stop(ASGST_NO_TOP_JAVA_FRAME);
+    return false;
+  }
   element->pc = frame.pc;
   element->sp = frame.sp;
   element->fp = frame.fp;
