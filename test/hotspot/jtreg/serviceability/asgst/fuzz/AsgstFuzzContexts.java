@@ -176,7 +176,7 @@ public class AsgstFuzzContexts {
         // For the virtual threads' walks: whether the collector lets a signal
         // handler's walk read frames in the heap (doc/stack-walking.md).
         boolean heapReadable = args.length > 2 && args[2].equals("heap-readable");
-        long[] result = new long[9];
+        long[] result = new long[10];
         long collectionsBefore = collections();
         if (virtual) {
             // One carrier (the scheduler's parallelism is 1) runs every
@@ -213,12 +213,18 @@ public class AsgstFuzzContexts {
                            + " frames from the heap in walks from native code, " + result[6]
                            + " in signal handlers' walks, " + result[7] + " in queue walks, no crash");
         System.out.println(result[8] + " walks with more frames of recurseVirtual() than it has, "
-                           + (collections() - collectionsBefore) + " collections meanwhile");
+                           + (collections() - collectionsBefore) + " collections meanwhile, "
+                           + result[9] + " enqueuable elements without an sp");
         // Its recursion is at most 64 frames deep: a walk with more holds a
         // frame twice (on the stack and again in the heap, read while a
         // freeze or thaw was under way) or made one up.
         if (result[8] != 0) {
             throw new RuntimeException(result[8] + " walks with more frames of recurseVirtual() than its recursion has");
+        }
+        // An element records a frame on the stack: one without an sp came
+        // from a frame in the heap, whose sp is no address.
+        if (result[9] != 0) {
+            throw new RuntimeException(result[9] + " enqueuable elements without an sp");
         }
         // The allocator makes collections run while the virtual threads are
         // fuzzed: measured 12-15 in 3 s (release, 2 cores, beside other

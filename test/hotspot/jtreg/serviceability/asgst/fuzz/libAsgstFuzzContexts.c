@@ -66,6 +66,9 @@ static volatile long heap_frames[WALK_KINDS];
 #define RECURSE_VIRTUAL_MAX_FRAMES 64  /* depth 63 down to 0 (x & 63) */
 static ASGST_Method recurse_virtual;
 static volatile long impossible_walks;
+/* Enqueuable elements that name a frame but no sp: an element records a
+   frame on the stack, so one from a frame in the heap is a wrong answer. */
+static volatile long elements_without_sp;
 static volatile int walk_kind = FROM_NATIVE;
 static uint64_t seed = 0x9E3779B97F4A7C15ULL;
 
@@ -209,6 +212,7 @@ static void use_garbage_handles(void) {
 static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mutating) {
   ASGST_CallFrame frames[64];
   ASGST_CallTrace trace;
+  ASGST_QueueElement element;
   int32_t options = (int32_t)(next_random() & 63);
   if (!keep_mutating) {
     *context = *truth;
@@ -236,7 +240,10 @@ static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mut
   trace.state = (jint)(next_random() & 1 ? 0 : next_random());
   /* depth: -8 to 64, never more than the array holds */
   AsyncGetStackTrace(&trace, (jint)(next_random() % 73) - 8, context, (uint32_t)options);
-  ASGST_GetEnqueuableElement(queue, context);
+  element = ASGST_GetEnqueuableElement(queue, context);
+  if (element.pc != NULL && element.sp == NULL) {
+    elements_without_sp++;
+  }
   ASGST_RunWithIteratorFromFrame((void*)CTX_SP(context), (void*)CTX_FP(context), (void*)CTX_PC(context),
                                  options, consume, NULL);
   ASGST_RunWithIteratorOfThread((jlong)(next_random() % 100000), context, options | ASGST_INCLUDE_NON_JAVA_THREADS,
@@ -329,7 +336,7 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jin
    in walks from native code, in signal handlers' walks, in queue walks;
    walks with more frames of recurseVirtual() than it has}. */
 JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls) {
-  jlong r[9];
+  jlong r[10];
   (void)cls;
   timer_delete(timer);
   ASGST_DeregisterQueue(queue);
@@ -345,7 +352,8 @@ JNIEXPORT jlongArray JNICALL Java_AsgstFuzzContexts_stop(JNIEnv* env, jclass cls
   r[6] = heap_frames[FROM_SIGNAL_HANDLER];
   r[7] = heap_frames[FROM_QUEUE];
   r[8] = impossible_walks;
-  return asgst_test_long_array(env, r, 9);
+  r[9] = elements_without_sp;
+  return asgst_test_long_array(env, r, 10);
 }
 
 /* An address on the calling thread's stack, for the other thread's mutations. */
