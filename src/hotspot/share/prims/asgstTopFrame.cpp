@@ -234,8 +234,11 @@ bool AsgstStackWalker::heap_frames_readable(JavaThread* thread, const AsgstNativ
       return false;
   }
 #ifdef ASSERT
-  if (Thread::current_or_null() == nullptr) {
-    return false;  // HotSpot's chunk code asserts on the current thread in debug builds
+  // HotSpot's chunk code asserts on the current thread in debug builds. The
+  // _safe form reads no thread_local, whose first access on a thread that
+  // never touched one of libjvm's may allocate.
+  if (Thread::current_or_null_safe() == nullptr) {
+    return false;
   }
 #endif
   if (Interpreter::contains(context.pc)) {

@@ -55,6 +55,7 @@
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <link.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -102,6 +103,10 @@ static void violation(const char* function) {
   write_text(" called inside ");
   write_text(!in_asgst ? "the program's code" : asgst_call != NULL ? asgst_call : "an ASGST function");
   write_text(in_handler ? " in a signal handler\n" : "\n");
+  /* Where: each frame as library+offset (backtrace may allocate once: the
+     checks are off now). */
+  void* frames[48];
+  backtrace_symbols_fd(frames, backtrace(frames, 48), 2);
   abort();
 }
 
