@@ -109,13 +109,14 @@ boot_jdk=$ASGST_BOOT_JDK
 jt_home=$(sed -n 's/^JT_HOME *:= *//p' "$build/spec.gmk" | head -1)
 info "pass $pass: $(wc -l <<<"$selection") selections on $image"
 start=$(date +%s)
+make_status=0
 # The variables go through the environment (see run-tests.sh: a 'p' and a 'q'
 # in MAKEFLAGS, as in a command line's "upstream-tests/queue", turn OpenJDK's
 # make into make -qp).
 MAKEFLAGS= MFLAGS= TEST="$(echo $jtreg_tests $gtest_tests)" JTREG="$jtreg_options" \
   OUTPUTDIR="$out/run" JDK_IMAGE_DIR="$image" TEST_IMAGE_DIR="$test_image" \
   BOOT_JDK="$boot_jdk" JT_HOME="$jt_home" \
-  "$repo/make/asgst/in-env" make -C "$jdk" test-prebuilt > "$out/make.log" 2>&1 || true
+  "$repo/make/asgst/in-env" make -C "$jdk" test-prebuilt > "$out/make.log" 2>&1 || make_status=$?
 seconds=$(( $(date +%s) - start ))
 
 # One line per test: jtreg's text summaries ("NAME  Passed. ...") and gtest's
@@ -138,6 +139,11 @@ skipped=$(awk '$2 == "Skipped"' "$out/results.txt" | wc -l)
 info "pass $pass: $passed passed, $failed failed, $skipped skipped by jtreg (requires or problem lists) in $seconds s"
 if [ "$(wc -l < "$out/results.txt")" = 0 ]; then
   info "no test ran: see $out/make.log"
+  failed=$((failed + 1))
+elif [ "$make_status" != 0 ] && [ "$failed" = 0 ]; then
+  # jtreg writes a selection's summary when the selection ends: one that was
+  # stopped (a hung test, an interrupted pass) left its results out.
+  info "make test-prebuilt ended with $make_status, yet no summary holds a failure: a selection did not finish (see $out/make.log)"
   failed=$((failed + 1))
 fi
 awk '$2 == "Failed" || $2 == "Error" { print "asgst: " $2 ": " $1 }' "$out/results.txt" >&2
