@@ -60,12 +60,18 @@ static volatile long marks_set, marks_reached;
    restores the one before. */
 enum { FROM_SIGNAL_HANDLER, FROM_NATIVE, FROM_QUEUE, WALK_KINDS };
 static volatile long heap_frames[WALK_KINDS];
-/* Walks with more frames of recurseVirtual() than its deepest recursion
-   has: frames reported twice (from the stack and again from the heap) or
-   made up. None may exist. */
+/* Walks begun from a true context (the signal's, the native method's own
+   frame, a queue's recorded frame) with more frames of recurseVirtual() than
+   its deepest recursion has: frames reported twice (from the stack and again
+   from the heap) or made up. None may exist. Walks begun from a mutated
+   context are not judged: a pc moved inside recurseVirtual()'s code, with an
+   sp where such a frame fits, names a frame that looks real, and the walk
+   reports it above the true ones (the stack holds nothing that tells which
+   code a frame runs but the pc). */
 #define RECURSE_VIRTUAL_MAX_FRAMES 64  /* depth 63 down to 0 (x & 63) */
 static ASGST_Method recurse_virtual;
 static volatile long impossible_walks;
+static volatile int walk_from_true_context = 1;
 /* Enqueuable elements that name a frame but no sp: an element records a
    frame on the stack, so one from a frame in the heap is a wrong answer. */
 static volatile long elements_without_sp;
@@ -156,6 +162,7 @@ static void fuzz_marks(ASGST_Iterator* iterator, int step) {
 static void consume(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
   int n = 0, step, recursion = 0;
+  int judged = walk_from_true_context;
   (void)arg;
   fuzz_marks(iterator, 0);
   while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
@@ -164,7 +171,7 @@ static void consume(ASGST_Iterator* iterator, void* arg) {
       if (frame.sp == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
         heap_frames[walk_kind]++;
       }
-      if (recurse_virtual != NULL && frame.method == recurse_virtual && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
+      if (recurse_virtual != NULL && frame.method == recurse_virtual && judged && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
         impossible_walks++;
       }
     }
@@ -233,6 +240,7 @@ static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mut
       CTX_LR(context) = interesting(CTX_LR(truth));
 #endif
   }
+  walk_from_true_context = 0;
   ASGST_RunWithIterator(context, options, consume, NULL);
   memset(&trace, 0, sizeof(trace));
   trace.frames = frames;
@@ -256,9 +264,10 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   const ucontext_t* truth = (const ucontext_t*)ucontext;
   int rounds = 1 + (int)(next_random() % 8);
   int i;
-  int interrupted_kind = walk_kind;
+  int interrupted_kind = walk_kind, interrupted_from_true_context = walk_from_true_context;
   (void)signo; (void)info;
   walk_kind = FROM_SIGNAL_HANDLER;
+  walk_from_true_context = 1;
   /* The true context first: it feeds the address pools. */
   ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, consume, NULL);
   for (i = 0; i < rounds; i++) {
@@ -271,6 +280,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   }
   calls += 2;
   walk_kind = interrupted_kind;
+  walk_from_true_context = interrupted_from_true_context;
 }
 
 /* From a native method of a virtual thread: walks with
@@ -288,7 +298,9 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
   for (int i = 0; i < rounds; i++) {
     int32_t options = (int32_t)(next_random() & 63) | ASGST_NOT_IN_SIGNAL_HANDLER;
     uintptr_t sp = true_sp, fp = true_fp, pc = true_pc;
-    switch (next_random() % 3) {
+    int mutation = (int)(next_random() % 3);
+    walk_from_true_context = mutation == 0;
+    switch (mutation) {
       case 0: break;
       case 1: sp = interesting(true_sp); break;
       default:
@@ -297,6 +309,7 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
         pc = interesting(true_pc);
     }
     ASGST_RunWithIteratorFromFrame((void*)sp, (void*)fp, (void*)pc, options, consume, NULL);
+    walk_from_true_context = 1;
     ASGST_RunWithIterator(NULL, options, consume, NULL);
     memset(&trace, 0, sizeof(trace));
     trace.frames = frames;
@@ -306,11 +319,13 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
-  int interrupted_kind = walk_kind;
+  int interrupted_kind = walk_kind, interrupted_from_true_context = walk_from_true_context;
   (void)queue_arg; (void)element_arg;
   walk_kind = FROM_QUEUE;
+  walk_from_true_context = 1;  /* only true contexts are enqueued */
   consume(iterator, NULL);
   walk_kind = interrupted_kind;
+  walk_from_true_context = interrupted_from_true_context;
 }
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
