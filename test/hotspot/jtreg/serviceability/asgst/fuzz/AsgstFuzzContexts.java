@@ -212,14 +212,14 @@ public class AsgstFuzzContexts {
                            + " frame marks set, " + result[3] + " marks reached, " + result[5]
                            + " frames from the heap in walks from native code, " + result[6]
                            + " in signal handlers' walks, " + result[7] + " in queue walks, no crash");
-        System.out.println(result[8] + " walks from true contexts with more frames of recurseVirtual() than it has, "
+        System.out.println(result[8] + " walks with more frames of recurseVirtual() than it has, "
                            + (collections() - collectionsBefore) + " collections meanwhile, "
                            + result[9] + " enqueuable elements without an sp");
-        // Its recursion is at most 64 frames deep: a walk begun from a true
-        // context with more holds a frame twice (on the stack and again in
-        // the heap, read while a freeze or thaw was under way) or made one up.
-        // Walks begun from mutated contexts are not counted (the native
-        // library says why).
+        // Its recursion is at most 64 frames deep: a walk with more holds a
+        // frame twice (on the stack and again in the heap, read while a
+        // freeze or thaw was under way) or made one up. (A walk begun from a
+        // mutated context counts only frames above the true context's sp and
+        // in the heap: the native library says why.)
         if (result[8] != 0) {
             throw new RuntimeException(result[8] + " walks with more frames of recurseVirtual() than its recursion has");
         }

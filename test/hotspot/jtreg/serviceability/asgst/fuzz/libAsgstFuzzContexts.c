@@ -60,18 +60,19 @@ static volatile long marks_set, marks_reached;
    restores the one before. */
 enum { FROM_SIGNAL_HANDLER, FROM_NATIVE, FROM_QUEUE, WALK_KINDS };
 static volatile long heap_frames[WALK_KINDS];
-/* Walks begun from a true context (the signal's, the native method's own
-   frame, a queue's recorded frame) with more frames of recurseVirtual() than
-   its deepest recursion has: frames reported twice (from the stack and again
-   from the heap) or made up. None may exist. Walks begun from a mutated
-   context are not judged: a pc moved inside recurseVirtual()'s code, with an
-   sp where such a frame fits, names a frame that looks real, and the walk
-   reports it above the true ones (the stack holds nothing that tells which
-   code a frame runs but the pc). */
+/* Walks with more frames of recurseVirtual() than its deepest recursion
+   has: frames reported twice (from the stack and again from the heap) or
+   made up. None may exist. A walk begun from a mutated context counts only
+   the frames in the heap and those on the stack above the true context's
+   sp: a pc moved inside recurseVirtual()'s code names a frame at the true sp
+   (or below it) that looks real, since nothing on the stack but the pc tells
+   which code a frame runs, and dead frames below the true sp may follow it.
+   (Seen: 65 frames, the top one at the true sp made up, with the thread in
+   Thread.yield() at the bottom of a recursion 63 deep.) */
 #define RECURSE_VIRTUAL_MAX_FRAMES 64  /* depth 63 down to 0 (x & 63) */
 static ASGST_Method recurse_virtual;
 static volatile long impossible_walks;
-static volatile int walk_from_true_context = 1;
+static volatile uintptr_t counted_from_sp;  /* 0: every frame counts */
 /* Enqueuable elements that name a frame but no sp: an element records a
    frame on the stack, so one from a frame in the heap is a wrong answer. */
 static volatile long elements_without_sp;
@@ -162,7 +163,7 @@ static void fuzz_marks(ASGST_Iterator* iterator, int step) {
 static void consume(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
   int n = 0, step, recursion = 0;
-  int judged = walk_from_true_context;
+  uintptr_t counted_from = counted_from_sp;
   (void)arg;
   fuzz_marks(iterator, 0);
   while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
@@ -171,7 +172,8 @@ static void consume(ASGST_Iterator* iterator, void* arg) {
       if (frame.sp == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
         heap_frames[walk_kind]++;
       }
-      if (recurse_virtual != NULL && frame.method == recurse_virtual && judged && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
+      if (recurse_virtual != NULL && frame.method == recurse_virtual &&
+          (frame.sp == NULL || (uintptr_t)frame.sp > counted_from) && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
         impossible_walks++;
       }
     }
@@ -240,7 +242,7 @@ static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mut
       CTX_LR(context) = interesting(CTX_LR(truth));
 #endif
   }
-  walk_from_true_context = 0;
+  counted_from_sp = CTX_SP(truth);
   ASGST_RunWithIterator(context, options, consume, NULL);
   memset(&trace, 0, sizeof(trace));
   trace.frames = frames;
@@ -264,10 +266,11 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   const ucontext_t* truth = (const ucontext_t*)ucontext;
   int rounds = 1 + (int)(next_random() % 8);
   int i;
-  int interrupted_kind = walk_kind, interrupted_from_true_context = walk_from_true_context;
+  int interrupted_kind = walk_kind;
+  uintptr_t interrupted_counted_from_sp = counted_from_sp;
   (void)signo; (void)info;
   walk_kind = FROM_SIGNAL_HANDLER;
-  walk_from_true_context = 1;
+  counted_from_sp = 0;
   /* The true context first: it feeds the address pools. */
   ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, consume, NULL);
   for (i = 0; i < rounds; i++) {
@@ -280,7 +283,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   }
   calls += 2;
   walk_kind = interrupted_kind;
-  walk_from_true_context = interrupted_from_true_context;
+  counted_from_sp = interrupted_counted_from_sp;
 }
 
 /* From a native method of a virtual thread: walks with
@@ -299,7 +302,7 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
     int32_t options = (int32_t)(next_random() & 63) | ASGST_NOT_IN_SIGNAL_HANDLER;
     uintptr_t sp = true_sp, fp = true_fp, pc = true_pc;
     int mutation = (int)(next_random() % 3);
-    walk_from_true_context = mutation == 0;
+    counted_from_sp = mutation == 0 ? 0 : true_sp;
     switch (mutation) {
       case 0: break;
       case 1: sp = interesting(true_sp); break;
@@ -309,7 +312,7 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
         pc = interesting(true_pc);
     }
     ASGST_RunWithIteratorFromFrame((void*)sp, (void*)fp, (void*)pc, options, consume, NULL);
-    walk_from_true_context = 1;
+    counted_from_sp = 0;
     ASGST_RunWithIterator(NULL, options, consume, NULL);
     memset(&trace, 0, sizeof(trace));
     trace.frames = frames;
@@ -319,13 +322,14 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
 }
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
-  int interrupted_kind = walk_kind, interrupted_from_true_context = walk_from_true_context;
+  int interrupted_kind = walk_kind;
+  uintptr_t interrupted_counted_from_sp = counted_from_sp;
   (void)queue_arg; (void)element_arg;
   walk_kind = FROM_QUEUE;
-  walk_from_true_context = 1;  /* only true contexts are enqueued */
+  counted_from_sp = 0;  /* only true contexts are enqueued */
   consume(iterator, NULL);
   walk_kind = interrupted_kind;
-  walk_from_true_context = interrupted_from_true_context;
+  counted_from_sp = interrupted_counted_from_sp;
 }
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
