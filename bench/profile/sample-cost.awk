@@ -5,12 +5,18 @@
 #   handler: enqueue / walk / rest   in the sample profiler's SIGPROF handler
 #   poll: queue walks                processing safepoint queue elements
 #   park/unpark                      Parker, futexes
+#   poll: cross-modify fence         SafepointMechanism::update_poll_values itself
+#                                    (on x86_64 without SERIALIZE its fence is cpuid,
+#                                    which a virtual machine's CPU may trap)
 #   poll: safepoints, handshakes     SafepointMechanism and handshakes otherwise
 #   profiler: drain                  the sample profiler folding samples
 #   JIT                              compiler threads
 #   GC and VM threads                collector, VM and other VM-internal threads
-#   kernel                           the rest in the kernel: signal delivery,
-#                                    interrupts, timers, scheduling
+#   kernel: signals                  the kernel sending, delivering and returning
+#                                    from signals (SIGPROF, the SIGSEGV of a poll)
+#   kernel: page faults              the kernel handling other page faults
+#   kernel                           the rest in the kernel: interrupts, perf
+#                                    events, timers, scheduling
 #   program                          everything else: the program and the JDK
 function category(    c) {
   c = " " chain " "
@@ -21,10 +27,13 @@ function category(    c) {
   }
   if (c ~ /AsgstQueues::process|AsgstHooks::process/) return "poll: queue walks"
   if (c ~ /Parker::|futex/) return "park/unpark"
+  if (leaf ~ /^SafepointMechanism::update_poll_values/) return "poll: cross-modify fence"
   if (c ~ /SafepointMechanism::|SafepointSynchronize::|HandshakeState::|handle_polling_page_exception/) return "poll: safepoints, handshakes"
   if (c ~ /Profile::drain|Profile::fold|asgstprof::.*drainer/) return "profiler: drain"
   if (comm ~ /CompilerThre|C1 Compiler|C2 Compiler/) return "JIT"
   if (comm ~ /^(GC |G1 |VM |VM Thread|Service Thread|Monitor Deflation|Common-Cleaner|Reference Handl|Finalizer)/) return "GC and VM threads"
+  if (kernel && c ~ / (force_sig_fault|send_signal|__send_signal_locked|arch_do_signal_or_restart|handle_signal|x64_setup_rt_frame|setup_rt_frame|__x64_sys_rt_sigreturn|restore_sigcontext|do_send_sig_info) /) return "kernel: signals"
+  if (kernel && c ~ / (exc_page_fault|do_user_addr_fault|handle_mm_fault) /) return "kernel: page faults"
   if (kernel) return "kernel"
   return "program"
 }
@@ -33,7 +42,7 @@ function flush() {
     count[category()]++
     total++
   }
-  depth = 0; chain = ""; kernel = 0
+  depth = 0; chain = ""; kernel = 0; leaf = ""
 }
 /^$/ { flush(); next }
 /^[^ \t]/ { flush(); comm = $0; sub(/[ \t]+$/, "", comm); next }
@@ -43,6 +52,7 @@ function flush() {
   for (i = 3; i <= NF; i++) sym = sym " " $i
   sub(/\+0x[0-9a-f]+$/, "", sym)
   if (depth == 0 && ip ~ /^ffff/) kernel = 1
+  if (depth == 0) leaf = sym
   depth++
   chain = chain " " sym
 }
