@@ -40,7 +40,8 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
           > "$out/run.out" 2> "$out/run.err"
         # The time that the program measured itself (perf record ends on a
         # poll of its own, which rounds the wall time of the whole command).
-        wall=$(awk "END { printf \"%.2f\", \$1 / 1000 }" "$out/run.out")
+        wall=$(awk "END { if (NR == 0) exit 1; printf \"%.2f\", \$1 / 1000 }" "$out/run.out") ||
+          { echo "$workload, $mode: the program printed no time" >&2; tail -5 "$out/run.err" >&2; exit 1; }
         samples=$(sed -n "s/^asgstprof: engine .*(\([0-9]*\) samples in .*/\1/p" "$out/run.err")
         categories=$(perf script -i "$out/perf.data" -F comm,ip,sym 2>/dev/null | awk -f "$repo/bench/profile/sample-cost.awk")
         safepoints=$(grep -c "Safepoint \"" "$out/vm.log" || true)

@@ -5,16 +5,18 @@
 #   handler: enqueue / walk / rest   in the sample profiler's SIGPROF handler
 #   poll: queue walks                processing safepoint queue elements
 #   park/unpark                      Parker, futexes
-#   poll: cross-modify fence         SafepointMechanism::update_poll_values itself
-#                                    (on x86_64 without SERIALIZE its fence is cpuid,
-#                                    which a virtual machine's CPU may trap)
+#   poll: cross-modify fence         SafepointMechanism::update_poll_values's own time,
+#                                    mostly its fence (on x86_64 without SERIALIZE:
+#                                    cpuid, which a hypervisor may trap)
 #   poll: safepoints, handshakes     SafepointMechanism and handshakes otherwise
 #   profiler: drain                  the sample profiler folding samples
 #   JIT                              compiler threads
 #   GC and VM threads                collector, VM and other VM-internal threads
 #   kernel: signals                  the kernel sending, delivering and returning
-#                                    from signals (SIGPROF, the SIGSEGV of a poll)
-#   kernel: page faults              the kernel handling other page faults
+#                                    from signals (SIGPROF, the SIGSEGV of a poll
+#                                    where its chain shows the signal being sent)
+#   kernel: page faults              the kernel handling page faults otherwise
+#                                    (also the fault of a poll before its signal)
 #   kernel                           the rest in the kernel: interrupts, perf
 #                                    events, timers, scheduling
 #   program                          everything else: the program and the JDK

@@ -4,12 +4,20 @@
 #   samples: S in J JVMs, F failed walks, L lost
 #   signals: N in C CPU-seconds of the sampled threads (R per CPU-second)
 #   rounds: N in W s (mode wall)
-#   JVMs without a summary: K (ended without VMDeath: killed, crashed or halted)
+#   JVMs without a summary: K of N logs (ended without VMDeath: killed, crashed or
+#   halted; an empty log counts too; a log that two JVMs with the same pid wrote
+#   counts once per summary in it)
 #   JVMs that fell back to another mode: M
 # Usage: sum-profiler-logs.sh LOG...
 set -euo pipefail
 
-awk '
+# awk reads no line of an empty log, so those are counted here.
+empty=0
+for log in "$@"; do
+  [ -s "$log" ] || empty=$((empty + 1))
+done
+
+awk -v empty_logs="$empty" '
   FNR == 1 { logs++; if (NR > 1 && !summary) unsummarized++; summary = 0 }
   # asgstprof: mode cpu, 16503 samples, 0 lost, 67 failed walks, written to F
   /^asgstprof: mode [a-z]+, [0-9]+ samples, / {
@@ -31,10 +39,12 @@ awk '
   /^asgstprof: .*; using (mode=|AsyncGetCallTrace)/ { fell_back++ }
   END {
     if (logs > 0 && !summary) unsummarized++
+    unsummarized += empty_logs; logs += empty_logs
     printf "samples: %d in %d JVMs, %d failed walks, %d lost\n", samples, jvms, failed, lost
     printf "signals: %d in %.1f CPU-seconds of the sampled threads (%.0f per CPU-second)\n",
            signals, cpu, (cpu > 0 ? signals / cpu : 0)
     if (rounds > 0) printf "rounds: %d in %.1f s\n", rounds, wall
-    printf "JVMs without a summary: %d of %d (ended without VMDeath: killed, crashed or halted)\n", unsummarized, logs
+    printf "JVMs without a summary: %d of %d logs, %d of them empty (ended without VMDeath: killed, crashed or halted)\n",
+           unsummarized, logs, empty_logs
     printf "JVMs that fell back to another mode: %d\n", fell_back
   }' /dev/null "$@"

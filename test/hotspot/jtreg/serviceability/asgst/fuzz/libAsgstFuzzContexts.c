@@ -63,16 +63,32 @@ static volatile long heap_frames[WALK_KINDS];
 /* Walks with more frames of recurseVirtual() than its deepest recursion
    has: frames reported twice (from the stack and again from the heap) or
    made up. None may exist. A walk begun from a mutated context counts only
-   the frames in the heap and those on the stack above the true context's
-   sp: a pc moved inside recurseVirtual()'s code names a frame at the true sp
-   (or below it) that looks real, since nothing on the stack but the pc tells
-   which code a frame runs, and dead frames below the true sp may follow it.
-   (Seen: 65 frames, the top one at the true sp made up, with the thread in
-   Thread.yield() at the bottom of a recursion 63 deep.) */
+   the frames in the heap and those on the stack at an sp where the walk of
+   the true context just before found one: a pc moved inside
+   recurseVirtual()'s code, with an sp moved near a true frame's, names a
+   frame that looks real (nothing on the stack but the pc tells which code
+   a frame runs), and the walk may go on from it into the true frames. (Seen:
+   65 frames, all true but the top one, made up at the true sp, with the
+   thread in Thread.yield() at the bottom of a recursion 63 deep.) */
 #define RECURSE_VIRTUAL_MAX_FRAMES 64  /* depth 63 down to 0 (x & 63) */
 static ASGST_Method recurse_virtual;
 static volatile long impossible_walks;
-static volatile uintptr_t counted_from_sp;  /* 0: every frame counts */
+typedef struct {
+  void* sp[256];  /* 64 frames, reported again after rewinds: more are left out */
+  int count;
+} TrueFrames;
+static TrueFrames* volatile recording_true_frames;   /* filled by the walk of a true context */
+static const TrueFrames* volatile judging_by;        /* null: every frame counts */
+
+static int counts_as_true(const TrueFrames* truth, void* sp) {
+  if (truth == NULL || sp == NULL) {
+    return 1;
+  }
+  for (int i = 0; i < truth->count; i++) {
+    if (truth->sp[i] == sp) return 1;
+  }
+  return 0;
+}
 /* Enqueuable elements that name a frame but no sp: an element records a
    frame on the stack, so one from a frame in the heap is a wrong answer. */
 static volatile long elements_without_sp;
@@ -163,7 +179,8 @@ static void fuzz_marks(ASGST_Iterator* iterator, int step) {
 static void consume(ASGST_Iterator* iterator, void* arg) {
   ASGST_Frame frame;
   int n = 0, step, recursion = 0;
-  uintptr_t counted_from = counted_from_sp;
+  TrueFrames* recording = recording_true_frames;
+  const TrueFrames* truth = judging_by;
   (void)arg;
   fuzz_marks(iterator, 0);
   while ((step = ASGST_NextFrame(iterator, &frame)) > 0 && n < 4096) {
@@ -172,9 +189,13 @@ static void consume(ASGST_Iterator* iterator, void* arg) {
       if (frame.sp == NULL && frame.type != ASGST_FRAME_NON_JAVA) {
         heap_frames[walk_kind]++;
       }
-      if (recurse_virtual != NULL && frame.method == recurse_virtual &&
-          (frame.sp == NULL || (uintptr_t)frame.sp > counted_from) && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
-        impossible_walks++;
+      if (recurse_virtual != NULL && frame.method == recurse_virtual) {
+        if (recording != NULL && frame.sp != NULL && recording->count < 256) {
+          recording->sp[recording->count++] = frame.sp;
+        }
+        if (counts_as_true(truth, frame.sp) && ++recursion == RECURSE_VIRTUAL_MAX_FRAMES + 1) {
+          impossible_walks++;
+        }
       }
     }
     n++;
@@ -218,7 +239,7 @@ static void use_garbage_handles(void) {
   calls += 11;
 }
 
-static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mutating) {
+static void fuzz_once(ucontext_t* context, const ucontext_t* truth, const TrueFrames* true_frames, int keep_mutating) {
   ASGST_CallFrame frames[64];
   ASGST_CallTrace trace;
   ASGST_QueueElement element;
@@ -242,7 +263,7 @@ static void fuzz_once(ucontext_t* context, const ucontext_t* truth, int keep_mut
       CTX_LR(context) = interesting(CTX_LR(truth));
 #endif
   }
-  counted_from_sp = CTX_SP(truth);
+  judging_by = true_frames;
   ASGST_RunWithIterator(context, options, consume, NULL);
   memset(&trace, 0, sizeof(trace));
   trace.frames = frames;
@@ -267,15 +288,22 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   int rounds = 1 + (int)(next_random() % 8);
   int i;
   int interrupted_kind = walk_kind;
-  uintptr_t interrupted_counted_from_sp = counted_from_sp;
+  TrueFrames* interrupted_recording = recording_true_frames;
+  const TrueFrames* interrupted_judging_by = judging_by;
+  TrueFrames true_frames;
   (void)signo; (void)info;
   walk_kind = FROM_SIGNAL_HANDLER;
-  counted_from_sp = 0;
-  /* The true context first: it feeds the address pools. */
+  /* The true context first: it feeds the address pools, and tells where
+     its frames are. */
+  true_frames.count = 0;
+  recording_true_frames = &true_frames;
+  judging_by = NULL;
   ASGST_RunWithIterator(ucontext, ASGST_INCLUDE_NON_JAVA_FRAMES, consume, NULL);
+  recording_true_frames = NULL;
   for (i = 0; i < rounds; i++) {
-    fuzz_once(&mutated, truth, i > 0 && (next_random() & 1));
+    fuzz_once(&mutated, truth, &true_frames, i > 0 && (next_random() & 1));
   }
+  judging_by = NULL;
   use_garbage_handles();
   /* Enqueue the true context now and then: the queue is processed at polls. */
   if ((next_random() & 7) == 0) {
@@ -283,7 +311,8 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   }
   calls += 2;
   walk_kind = interrupted_kind;
-  counted_from_sp = interrupted_counted_from_sp;
+  recording_true_frames = interrupted_recording;
+  judging_by = interrupted_judging_by;
 }
 
 /* From a native method of a virtual thread: walks with
@@ -301,9 +330,14 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
   for (int i = 0; i < rounds; i++) {
     int32_t options = (int32_t)(next_random() & 63) | ASGST_NOT_IN_SIGNAL_HANDLER;
     uintptr_t sp = true_sp, fp = true_fp, pc = true_pc;
-    int mutation = (int)(next_random() % 3);
-    counted_from_sp = mutation == 0 ? 0 : true_sp;
-    switch (mutation) {
+    TrueFrames true_frames;
+    /* The true walk first (from the caller of ASGST_RunWithIterator: this
+       function), which tells where the true frames are. */
+    true_frames.count = 0;
+    recording_true_frames = &true_frames;
+    ASGST_RunWithIterator(NULL, options, consume, NULL);
+    recording_true_frames = NULL;
+    switch (next_random() % 3) {
       case 0: break;
       case 1: sp = interesting(true_sp); break;
       default:
@@ -311,9 +345,9 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
         fp = interesting(true_fp);
         pc = interesting(true_pc);
     }
+    judging_by = &true_frames;
     ASGST_RunWithIteratorFromFrame((void*)sp, (void*)fp, (void*)pc, options, consume, NULL);
-    counted_from_sp = 0;
-    ASGST_RunWithIterator(NULL, options, consume, NULL);
+    judging_by = NULL;
     memset(&trace, 0, sizeof(trace));
     trace.frames = frames;
     AsyncGetStackTrace(&trace, (jint)(next_random() % 65), NULL, (uint32_t)options);
@@ -323,13 +357,16 @@ JNIEXPORT void JNICALL Java_AsgstFuzzContexts_fuzzFromNative(JNIEnv* env, jclass
 
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   int interrupted_kind = walk_kind;
-  uintptr_t interrupted_counted_from_sp = counted_from_sp;
+  TrueFrames* interrupted_recording = recording_true_frames;
+  const TrueFrames* interrupted_judging_by = judging_by;
   (void)queue_arg; (void)element_arg;
   walk_kind = FROM_QUEUE;
-  counted_from_sp = 0;  /* only true contexts are enqueued */
+  recording_true_frames = NULL;
+  judging_by = NULL;  /* only true contexts are enqueued */
   consume(iterator, NULL);
   walk_kind = interrupted_kind;
-  counted_from_sp = interrupted_counted_from_sp;
+  recording_true_frames = interrupted_recording;
+  judging_by = interrupted_judging_by;
 }
 
 JNIEXPORT void JNICALL Java_AsgstFuzzContexts_start(JNIEnv* env, jclass cls, jint interval_micros, jlong other) {
