@@ -35,7 +35,9 @@
 #   make branch BRANCH_DIR=DIR  the change as a git branch on the upstream tag, for
 #                          reviewers, with its patch series and cover letter
 #   make test-branch       that branch built and tested with OpenJDK's own configure,
-#                          make images and make test; EVERY_COMMIT=1 builds each commit
+#                          make images and make test, then its HotSpot cross-built for
+#                          aarch64 (BRANCH_PORTS="..." other targets, empty for none);
+#                          EVERY_COMMIT=1 builds each commit
 #   make rehearse          a fresh machine: a fresh clone with an empty cache root runs
 #                          ./configure, make images, make test and make ports, each step
 #                          timed; REHEARSAL_PORTS=TARGETS|none
@@ -159,7 +161,8 @@ branch: $(CONFIG)
 	@$(ASGST_DIR)/make-branch.sh "$(BRANCH_DIR)" $(BRANCH_PATCHES)
 
 # The branch built and tested whole as a reviewer would; EVERY_COMMIT=1 also
-# builds libjvm at every commit of the series.
+# builds libjvm at every commit of the series. BRANCH_PORTS, when given,
+# reaches the script through the environment (unset: aarch64).
 EVERY_COMMIT ?=
 test-branch: prepare
 	@EVERY_COMMIT="$(EVERY_COMMIT)" $(ASGST_DIR)/test-branch.sh

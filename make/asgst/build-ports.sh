@@ -12,6 +12,9 @@
 # error", then "N passed, N failed"; exits non-zero when a target failed.
 #
 #   build-ports.sh [TARGET...]     default: every target
+# PORTS_TREE names another JDK source tree to build instead of the workspace's
+# (make test-branch: the review branch's checkout); its logs then go to
+# PORTS_LOG_DIR (default: that tree's build directory).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 asgst_step "building the ports"
@@ -19,7 +22,9 @@ load_config
 
 all_targets="aarch64 arm ppc64le s390x riscv64 zero minimal"
 targets=${*:-$all_targets}
-jdk="$ASGST_WORKSPACE/jdk"
+jdk="${PORTS_TREE:-$ASGST_WORKSPACE/jdk}"
+logs="${PORTS_LOG_DIR:-$ASGST_WORKSPACE}"
+[ -z "${PORTS_TREE:-}" ] || logs="${PORTS_LOG_DIR:-$jdk/build}"
 cache=$(asgst_cache_dir)
 in_env="$ASGST_REPO/make/asgst/in-env"
 
@@ -39,7 +44,7 @@ gnu_triplet() {
 # run again only when its arguments or OpenJDK's configure scripts changed (as
 # prepare.sh does for the main build). Prints the error when it fails.
 configure_target() {
-  local target=$1 sysroot=$2 conf="port-$1" log="$ASGST_WORKSPACE/configure-port-$1.log"
+  local target=$1 sysroot=$2 conf="port-$1" log="$logs/configure-port-$1.log"
   local args=(
     --with-conf-name="$conf"
     --with-boot-jdk="$ASGST_BOOT_JDK"
@@ -91,12 +96,15 @@ first_own_warning() {
 if [ "$ASGST_ENV" = debian13 ]; then
   "$ASGST_REPO/make/asgst/build-env.sh" "$ASGST_ENV_DIR" env-packages-ports.txt || exit 1
 fi
-"$ASGST_REPO/make/asgst/sync-workspace.sh" || exit 1
+if [ -z "${PORTS_TREE:-}" ]; then
+  "$ASGST_REPO/make/asgst/sync-workspace.sh" || exit 1
+fi
+mkdir -p "$logs"
 
 passed=0 failed=0
 for target in $targets; do
   case " $all_targets " in *" $target "*) ;; *) die "unknown target $target (targets: $all_targets)" ;; esac
-  log="$ASGST_WORKSPACE/build-port-$target.log"
+  log="$logs/build-port-$target.log"
   start=$(date +%s)
   sysroot=""
   case "$target" in

@@ -18,5 +18,5 @@ mkdir -p "$out"
   set -e
   cmake -S '$ASGST_REPO/sample-profiler' -B '$out/build' -DJAVA_HOME='$image' ${DEMO_CMAKE_ARGS:-}
   cmake --build '$out/build' -- -j2
-  '${DEMO_JAVAC:-$image/bin/javac}' --release 21 -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java'
+  '${DEMO_JAVAC:-$image/bin/javac}' --release 21 -d '$out/classes' '$ASGST_REPO/sample-profiler/demo/Workload.java' '$ASGST_REPO/sample-profiler/demo/Waiting.java'
 " > "$out/build.log" 2>&1 || die "building the sample profiler failed: $(tail -3 "$out/build.log" | tr '\n' ' ')(log: $out/build.log)"

@@ -126,6 +126,28 @@ check_marks() {  # name options file
   report "$name: traces through marks (${reached:-no} walks stopped at a mark)" "${problems[@]}"
 }
 
+# Profiles sample-profiler/demo/Waiting.java: more threads than the profile's
+# ring holds (4096 samples, sample-profiler/src/samples.hpp), all parked. The
+# wall sampler walks each thread once per round; a round must drain the ring
+# as it goes, or samples are lost. The run passes when the VM exits normally,
+# took more samples than the ring holds (so at least one round was longer
+# than it), and lost none.
+check_waiting() {  # name options file seconds threads
+  local options=$2 file="$out/runs/$3" code samples lost problems=()
+  "$in_env" "${safety[@]}" timeout 300 "$image/bin/java" -agentpath:"$agent=$options,file=$file" \
+      -cp "$out/classes" Waiting $(($4 * time_factor)) "$5" > "$file.log" 2>&1
+  code=$?
+  read -r samples lost < <(sed -n 's/^asgstprof: mode [a-z]*, \([0-9]*\) samples, \([0-9]*\) lost,.*/\1 \2/p' "$file.log")
+  [ "$code" = 0 ] || problems+=("exit $code (see $file.log)")
+  if [ -z "$samples" ]; then
+    problems+=("no asgstprof summary (see $file.log)")
+  else
+    [ "$samples" -gt 4096 ] || problems+=("$samples samples, not more than the ring's 4096")
+    [ "$lost" = 0 ] || problems+=("$lost samples lost")
+  fi
+  report "$1 (${samples:-no} samples, ${lost:-no} lost)" "${problems[@]}"
+}
+
 mode_of() {  # options: the mode they ask for
   local mode=${1#*mode=}
   echo "${mode%%,*}"
@@ -247,6 +269,10 @@ else
   check "cpu, engine=perf, interval=100us" "mode=cpu,engine=perf,interval=100us" perf.collapsed
   check_rate "cpu, engine=perf keeps a 100 us interval" "$out/runs/perf.collapsed.log" 50
   check_marks "cpu, marks=true" "mode=cpu,interval=1ms,marks=true" marks.collapsed
+  # Before the wall sampler drained within a round, the upstream tests' wall
+  # pass lost 22,114 of 39,108 samples of runtime/Thread/ThreadCountLimit
+  # (doc/testing.md).
+  check_waiting "wall, 5000 waiting threads, no sample lost" "mode=wall,interval=1ms" waiting.collapsed 3 5000
   # Loaded into a running VM, it samples the threads that run already
   # (the main thread and the carriers of the hot stacks) with ASGST.
   attach "cpu, loaded with jcmd into a running VM" "mode=cpu,interval=1ms" attach.collapsed

@@ -5,6 +5,9 @@
 # with the options of make/asgst/branch-configure-args (and --enable-ccache,
 # which changes no output), `make images`, and OpenJDK's `make test` of the
 # asgst gtests and of test/hotspot/jtreg/serviceability/asgst.
+# Then it cross-builds the branch's HotSpot for the CPUs of BRANCH_PORTS
+# (default aarch64) with make/asgst/build-ports.sh, as make ports builds the
+# workspace's, in the checkout (CONF port-TARGET; BRANCH_PORTS= for none).
 # With EVERY_COMMIT=1 it also builds HotSpot's libjvm at every commit of the
 # series, in a worktree of its own, configured as the workspace is (so that
 # ccache serves what did not change), and says which commit does not build.
@@ -39,6 +42,11 @@ make_test() {  # make_test TEST: OpenJDK's make test, which must pass and run te
 step "make test TEST=gtest:asgst" "$ws/plain-gtest.log" make_test gtest:asgst
 step "make test TEST=test/hotspot/jtreg/serviceability/asgst" "$ws/plain-jtreg.log" \
   make_test test/hotspot/jtreg/serviceability/asgst
+
+for port in ${BRANCH_PORTS-aarch64}; do
+  step "make hotspot for $port (build-ports.sh)" "$ws/port-$port.log" \
+    env PORTS_TREE="$checkout" "$ASGST_REPO/make/asgst/build-ports.sh" "$port"
+done
 
 if [ "${EVERY_COMMIT:-}" = 1 ]; then
   every="$ws/every"

@@ -527,7 +527,13 @@ void* wall_sampler(void*) {
         threads.push_back(thread.tid);
       }
     }
+    size_t walked = 0;
     for (pid_t tid : threads) {
+      // Each walk takes a slot of the ring, which only drains free: a round of
+      // more threads than it holds drains as it goes, or samples are lost.
+      if (++walked % (SampleRing::capacity / 2) == 0) {
+        profile->drain();
+      }
       wall.phase.store(WallPhase::asked, std::memory_order_release);
       wall.target.store(tid, std::memory_order_release);
       if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
