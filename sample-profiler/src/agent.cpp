@@ -400,20 +400,34 @@ int open_perf_event(pid_t tid) {
   return fd;
 }
 
-// Wall-clock sampling: one request at a time, answered by the target's handler.
-enum class WallPhase : int {
+// Wall-clock sampling: one request at a time, answered by the target's
+// handler. The request's thread, number and phase are one word, changed by
+// compare-and-swap where both sides may act: a handler that comes late
+// (the sampler gave up on it, or it got the signal of an earlier request)
+// finds another thread or number there and returns, and can neither take a
+// later request nor wait for a release that is not its own.
+enum class WallPhase : uint64_t {
   asked,     // the sampler signalled the target
-  halted,    // the target's handler set context and waits
+  claimed,   // the target's handler took the request and writes its context
+             // (the sampler no longer gives up)
+  halted,    // the context is written; the handler waits
   released,  // the sampler walked the target; the handler may return
-  done,      // the handler returned
-  given_up,  // the sampler stopped waiting; a late handler must not wait
+  done,      // the handler returns
+  given_up,  // the sampler stopped waiting before the handler took the request
 };
-static_assert(std::atomic<WallPhase>::is_always_lock_free, "the phase is set in signal handlers");
+static_assert(std::atomic<uint64_t>::is_always_lock_free, "the request is set in signal handlers");
 
 struct WallRequest {
-  std::atomic<pid_t> target{0};
-  std::atomic<WallPhase> phase{WallPhase::asked};
-  void* context = nullptr;
+  // tid << 32 | number << 8 | phase
+  std::atomic<uint64_t> state{0};
+  void* context = nullptr;  // written by the handler between claimed and halted
+
+  static uint64_t make(pid_t tid, uint32_t number, WallPhase phase) {
+    return (uint64_t)(uint32_t)tid << 32 | (uint64_t)(number & 0xffffff) << 8 | (uint64_t)phase;
+  }
+  static uint64_t with(uint64_t state, WallPhase phase) { return (state & ~(uint64_t)0xff) | (uint64_t)phase; }
+  static pid_t tid_of(uint64_t state) { return (pid_t)(uint32_t)(state >> 32); }
+  static WallPhase phase_of(uint64_t state) { return (WallPhase)(state & 0xff); }
 };
 WallRequest wall;
 
@@ -487,27 +501,35 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
         this_thread.queue->enqueue_or_merge(ucontext);
       }
       break;
-    case Mode::wall:
-      if (wall.target.load(std::memory_order_acquire) == (pid_t)syscall(SYS_gettid)) {
-        wall.context = ucontext;
-        WallPhase asked = WallPhase::asked;
-        if (!wall.phase.compare_exchange_strong(asked, WallPhase::halted, std::memory_order_acq_rel)) {
-          break;  // the sampler gave up on this request: do not wait
-        }
-        while (wall.phase.load(std::memory_order_acquire) != WallPhase::released) {
-          sched_yield();  // halted while the sampler walks this thread; let it run
-        }
-        wall.phase.store(WallPhase::done, std::memory_order_release);
+    case Mode::wall: {
+      uint64_t asked = wall.state.load(std::memory_order_acquire);
+      if (WallRequest::tid_of(asked) != (pid_t)syscall(SYS_gettid) ||
+          WallRequest::phase_of(asked) != WallPhase::asked) {
+        break;  // not asked, or no longer
       }
+      uint64_t claimed = WallRequest::with(asked, WallPhase::claimed);
+      if (!wall.state.compare_exchange_strong(asked, claimed, std::memory_order_acq_rel)) {
+        break;  // the sampler gave up on this request
+      }
+      wall.context = ucontext;
+      uint64_t halted = WallRequest::with(claimed, WallPhase::halted);
+      wall.state.store(halted, std::memory_order_release);  // the sampler waits for a claimed request
+      while (wall.state.load(std::memory_order_acquire) == halted) {
+        sched_yield();  // halted while the sampler walks this thread; let it run
+      }
+      uint64_t released = WallRequest::with(halted, WallPhase::released);
+      wall.state.compare_exchange_strong(released, WallRequest::with(halted, WallPhase::done),
+                                         std::memory_order_acq_rel);
       break;
+    }
   }
 }
 
-// Waits up to 20 ms for the target's handler to reach phase.
-bool wait_phase(WallPhase phase) {
+// Waits up to 20 ms for the request to reach state.
+bool wait_state(uint64_t state) {
   struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
-  while (wall.phase.load(std::memory_order_acquire) != phase) {
+  while (wall.state.load(std::memory_order_acquire) != state) {
     sched_yield();  // on few cores the target needs the CPU to answer
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) > 20000000L) {
@@ -517,8 +539,33 @@ bool wait_phase(WallPhase phase) {
   return true;
 }
 
+// Halts thread tid in its handler for request number: true when it is
+// halted (its context in wall.context), false when it did not answer in
+// time (signal blocked, the thread gone or not scheduled).
+bool halt(pid_t tid, uint32_t number) {
+  uint64_t asked = WallRequest::make(tid, number, WallPhase::asked);
+  uint64_t halted = WallRequest::with(asked, WallPhase::halted);
+  wall.state.store(asked, std::memory_order_release);
+  if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
+    // Gone: no request may stay asked, for a new thread could get its tid.
+    wall.state.store(WallRequest::with(asked, WallPhase::given_up), std::memory_order_release);
+    return false;
+  }
+  while (!wait_state(halted)) {
+    uint64_t expected = asked;
+    if (wall.state.compare_exchange_strong(expected, WallRequest::with(asked, WallPhase::given_up),
+                                           std::memory_order_acq_rel)) {
+      return false;  // not taken: a handler that comes later returns at once
+    }
+    // Taken: the handler is two stores from halted, and only it writes the
+    // context now, so it is waited for.
+  }
+  return true;
+}
+
 void* wall_sampler(void*) {
   struct timespec pause {options.interval_us / 1000000, (options.interval_us % 1000000) * 1000};
+  uint32_t number = 0;
   while (running.load()) {
     std::vector<pid_t> threads;
     {
@@ -534,23 +581,17 @@ void* wall_sampler(void*) {
       if (++walked % (SampleRing::capacity / 2) == 0) {
         profile->drain();
       }
-      wall.phase.store(WallPhase::asked, std::memory_order_release);
-      wall.target.store(tid, std::memory_order_release);
-      if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
-        continue;
-      }
-      if (!wait_phase(WallPhase::halted)) {
-        WallPhase asked = WallPhase::asked;
-        if (wall.phase.compare_exchange_strong(asked, WallPhase::given_up, std::memory_order_acq_rel)) {
-          continue;  // no answer (signal blocked or the thread is gone): skip it this round
-        }
-        // it answered just now
+      if (!halt(tid, ++number)) {
+        continue;  // skipped this round
       }
       asgst::walk_thread(tid, wall.context, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
-      wall.phase.store(WallPhase::released, std::memory_order_release);
-      wait_phase(WallPhase::done);
+      uint64_t released = WallRequest::make(tid, number, WallPhase::released);
+      wall.state.store(released, std::memory_order_release);
+      // Not needed for safety (a handler that returns later finds another
+      // request and leaves it alone), but it keeps the next target from
+      // competing with this one for the CPU.
+      wait_state(WallRequest::with(released, WallPhase::done));
     }
-    wall.target.store(0);
     wall_rounds.fetch_add(1, std::memory_order_relaxed);
     profile->drain();
     nanosleep(&pause, nullptr);
