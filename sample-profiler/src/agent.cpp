@@ -557,8 +557,8 @@ bool halt(pid_t tid, uint32_t number) {
                                            std::memory_order_acq_rel)) {
       return false;  // not taken: a handler that comes later returns at once
     }
-    // Taken: the handler is two stores from halted, and only it writes the
-    // context now, so it is waited for.
+    // Taken: the handler is a write and a store from halted, and only it
+    // writes the context now, so it is waited for.
   }
   return true;
 }
@@ -576,6 +576,9 @@ void* wall_sampler(void*) {
     }
     size_t walked = 0;
     for (pid_t tid : threads) {
+      if (!running.load()) {
+        break;  // VMDeath: handlers no longer answer, each request would wait its 20 ms
+      }
       // Each walk takes a slot of the ring, which only drains free: a round of
       // more threads than it holds drains as it goes, or samples are lost.
       if (++walked % (SampleRing::capacity / 2) == 0) {
