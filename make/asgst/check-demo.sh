@@ -238,6 +238,15 @@ if ! build_error=$("$ASGST_REPO/make/asgst/build-sample-profiler.sh" "$image" "$
   report "build" "$build_error"
 else
   report "build"
+  # The wall sampler's request step by step, in orders that real runs reach
+  # only now and then. A program of the image's CPU: not run when cross-built.
+  if [ -n "${DEMO_CMAKE_ARGS:-}" ]; then
+    echo "SKIP sample profiler: wall request steps: cross-built"
+  elif "$in_env" "$out/build/wall_test" > "$out/runs/wall_test.log" 2>&1; then
+    report "wall request steps ($(tail -1 "$out/runs/wall_test.log"))"
+  else
+    report "wall request steps" "$(grep '^FAIL' "$out/runs/wall_test.log" | head -3 | tr '\n' ' ')(log: $out/runs/wall_test.log)"
+  fi
   for mode in cpu wall queue agct; do
     check "$mode, collapsed stacks" "mode=$mode,interval=1ms" "$mode.collapsed"
     check "$mode, flame graph" "mode=$mode,interval=1ms" "$mode.html"

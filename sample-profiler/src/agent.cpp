@@ -76,6 +76,7 @@
 
 #include "marks.hpp"
 #include "profile.hpp"
+#include "wall.hpp"
 
 namespace asgstprof {
 namespace {
@@ -400,35 +401,7 @@ int open_perf_event(pid_t tid) {
   return fd;
 }
 
-// Wall-clock sampling: one request at a time, answered by the target's
-// handler. The request's thread, number and phase are one word, changed by
-// compare-and-swap where both sides may act: a handler that comes late
-// (the sampler gave up on it, or it got the signal of an earlier request)
-// finds another thread or number there and returns, and can neither take a
-// later request nor wait for a release that is not its own.
-enum class WallPhase : uint64_t {
-  asked,     // the sampler signalled the target
-  claimed,   // the target's handler took the request and writes its context
-             // (the sampler no longer gives up)
-  halted,    // the context is written; the handler waits
-  released,  // the sampler walked the target; the handler may return
-  done,      // the handler returns
-  given_up,  // the sampler stopped waiting before the handler took the request
-};
-static_assert(std::atomic<uint64_t>::is_always_lock_free, "the request is set in signal handlers");
-
-struct WallRequest {
-  // tid << 32 | number << 8 | phase
-  std::atomic<uint64_t> state{0};
-  void* context = nullptr;  // written by the handler between claimed and halted
-
-  static uint64_t make(pid_t tid, uint32_t number, WallPhase phase) {
-    return (uint64_t)(uint32_t)tid << 32 | (uint64_t)(number & 0xffffff) << 8 | (uint64_t)phase;
-  }
-  static uint64_t with(uint64_t state, WallPhase phase) { return (state & ~(uint64_t)0xff) | (uint64_t)phase; }
-  static pid_t tid_of(uint64_t state) { return (pid_t)(uint32_t)(state >> 32); }
-  static WallPhase phase_of(uint64_t state) { return (WallPhase)(state & 0xff); }
-};
+// Wall-clock sampling: one request at a time (wall.hpp).
 WallRequest wall;
 
 // The threads being sampled, from their ThreadStart (the main thread: VMInit;
@@ -502,34 +475,26 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
       }
       break;
     case Mode::wall: {
-      uint64_t asked = wall.state.load(std::memory_order_acquire);
-      if (WallRequest::tid_of(asked) != (pid_t)syscall(SYS_gettid) ||
-          WallRequest::phase_of(asked) != WallPhase::asked) {
-        break;  // not asked, or no longer
+      std::optional<uint64_t> request = wall.request_for((pid_t)syscall(SYS_gettid));
+      if (!request || !wall.take(*request)) {
+        break;  // not asked, no longer asked, or asked for another thread
       }
-      uint64_t claimed = WallRequest::with(asked, WallPhase::claimed);
-      if (!wall.state.compare_exchange_strong(asked, claimed, std::memory_order_acq_rel)) {
-        break;  // the sampler gave up on this request
-      }
-      wall.context = ucontext;
-      uint64_t halted = WallRequest::with(claimed, WallPhase::halted);
-      wall.state.store(halted, std::memory_order_release);  // the sampler waits for a claimed request
-      while (wall.state.load(std::memory_order_acquire) == halted) {
+      uint64_t halted = wall.halt(*request, ucontext);
+      while (wall.halted(halted)) {
         sched_yield();  // halted while the sampler walks this thread; let it run
       }
-      uint64_t released = WallRequest::with(halted, WallPhase::released);
-      wall.state.compare_exchange_strong(released, WallRequest::with(halted, WallPhase::done),
-                                         std::memory_order_acq_rel);
+      wall.finish(halted);
       break;
     }
   }
 }
 
-// Waits up to 20 ms for the request to reach state.
-bool wait_state(uint64_t state) {
+// Waits up to 20 ms for reached() to hold.
+template <typename Reached>
+bool wait_for(Reached reached) {
   struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
-  while (wall.state.load(std::memory_order_acquire) != state) {
+  while (!reached()) {
     sched_yield();  // on few cores the target needs the CPU to answer
     clock_gettime(CLOCK_MONOTONIC, &now);
     if ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) > 20000000L) {
@@ -539,28 +504,21 @@ bool wait_state(uint64_t state) {
   return true;
 }
 
-// Halts thread tid in its handler for request number: true when it is
-// halted (its context in wall.context), false when it did not answer in
-// time (signal blocked, the thread gone or not scheduled).
-bool halt(pid_t tid, uint32_t number) {
-  uint64_t asked = WallRequest::make(tid, number, WallPhase::asked);
-  uint64_t halted = WallRequest::with(asked, WallPhase::halted);
-  wall.state.store(asked, std::memory_order_release);
+// Halts thread tid in its handler for request number: the request when it
+// is halted (its context in wall.context()), nothing when it did not answer
+// in time (signal blocked, the thread gone or not scheduled).
+std::optional<uint64_t> halt(pid_t tid, uint32_t number) {
+  uint64_t asked = wall.ask(tid, number);
   if (syscall(SYS_tgkill, getpid(), tid, SIGPROF) != 0) {
-    // Gone: no request may stay asked, for a new thread could get its tid.
-    wall.state.store(WallRequest::with(asked, WallPhase::given_up), std::memory_order_release);
-    return false;
+    wall.abandon(asked);
+    return std::nullopt;
   }
-  while (!wait_state(halted)) {
-    uint64_t expected = asked;
-    if (wall.state.compare_exchange_strong(expected, WallRequest::with(asked, WallPhase::given_up),
-                                           std::memory_order_acq_rel)) {
-      return false;  // not taken: a handler that comes later returns at once
+  while (!wait_for([asked] { return wall.halted_now(asked); })) {
+    if (wall.give_up(asked)) {
+      return std::nullopt;
     }
-    // Taken: the handler is a write and a store from halted, and only it
-    // writes the context now, so it is waited for.
   }
-  return true;
+  return asked;
 }
 
 void* wall_sampler(void*) {
@@ -584,16 +542,16 @@ void* wall_sampler(void*) {
       if (++walked % (SampleRing::capacity / 2) == 0) {
         profile->drain();
       }
-      if (!halt(tid, ++number)) {
+      std::optional<uint64_t> request = halt(tid, ++number);
+      if (!request) {
         continue;  // skipped this round
       }
-      asgst::walk_thread(tid, wall.context, walk_options(), [](asgst::Frames frames) { record(frames, 1); });
-      uint64_t released = WallRequest::make(tid, number, WallPhase::released);
-      wall.state.store(released, std::memory_order_release);
+      asgst::walk_thread(tid, wall.context(), walk_options(), [](asgst::Frames frames) { record(frames, 1); });
+      wall.release(*request);
       // Not needed for safety (a handler that returns later finds another
       // request and leaves it alone), but it keeps the next target from
       // competing with this one for the CPU.
-      wait_state(WallRequest::with(released, WallPhase::done));
+      wait_for([&request] { return wall.done(*request); });
     }
     wall_rounds.fetch_add(1, std::memory_order_relaxed);
     profile->drain();
