@@ -13,8 +13,8 @@
 #
 #   build-ports.sh [TARGET...]     default: every target
 # PORTS_TREE names another JDK source tree to build instead of the workspace's
-# (make test-branch: the review branch's checkout); its logs then go to
-# PORTS_LOG_DIR (default: that tree's build directory).
+# (make test-branch: the review branch's checkout); its logs then go to that
+# tree's build directory.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 asgst_step "building the ports"
@@ -23,8 +23,8 @@ load_config
 all_targets="aarch64 arm ppc64le s390x riscv64 zero minimal"
 targets=${*:-$all_targets}
 jdk="${PORTS_TREE:-$ASGST_WORKSPACE/jdk}"
-logs="${PORTS_LOG_DIR:-$ASGST_WORKSPACE}"
-[ -z "${PORTS_TREE:-}" ] || logs="${PORTS_LOG_DIR:-$jdk/build}"
+logs="$ASGST_WORKSPACE"
+[ -z "${PORTS_TREE:-}" ] || logs="$jdk/build"
 cache=$(asgst_cache_dir)
 in_env="$ASGST_REPO/make/asgst/in-env"
 
