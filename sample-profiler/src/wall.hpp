@@ -26,6 +26,11 @@
 // it) finds another thread or number there and returns: it can neither take
 // a later request nor take another thread's release.
 //
+// The number has 24 bits: a handler held up between request_for() and
+// take() while 2^24 more requests went by could take a request of its own
+// thread again. That is harmless: SIGPROF is blocked while its handler runs,
+// so the thread is halted at the context that handler writes.
+//
 // The handler:  claim = request_for(self) → take(claim) → halt(claim, context)
 //               → while (halted(h)) yield → finish(h)
 // The sampler:  ask → (halted_now: walk context() → release) or give_up

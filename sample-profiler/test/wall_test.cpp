@@ -121,9 +121,11 @@ void taken_not_given_up() {
 // A handler that looks for its release only after the sampler stopped
 // waiting for it and asked another thread must return at once, and must not
 // touch the other thread's request: whether it finishes before that thread
-// takes its request or after its release, that thread must halt, see its
-// own release, and the sampler that thread's done.
-void late_release(bool finish_late) {
+// takes its request, while that thread is halted, or after its release, that
+// thread must halt with its own context, stay halted until its release, see
+// it, and the sampler must see that thread's done.
+enum class LateFinish { before_take, while_halted, after_release };
+void late_release(LateFinish when) {
   WallRequest wall;
   Handler a{wall, thread_a}, b{wall, thread_b};
   uint64_t asked_a = wall.ask(thread_a, 1);
@@ -133,14 +135,20 @@ void late_release(bool finish_late) {
   // The sampler's wait for done timed out; handler A has not looked yet.
   uint64_t asked_b = wall.ask(thread_b, 2);
   expect(!a.waits(), "a late handler waits for a release after the sampler moved on");
-  if (!finish_late) {
+  if (when == LateFinish::before_take) {
     a.finish();
   }
   expect(b.seen() && b.take(), "thread B cannot take its request after a late handler");
   b.halt(&context_b);
+  expect(!a.waits(), "a late handler waits while thread B is halted");
+  if (when == LateFinish::while_halted) {
+    a.finish();
+  }
   expect(wall.halted_now(asked_b), "thread B is not seen halted");
+  expect(wall.context() == &context_b, "the context of thread B's request is not thread B's");
+  expect(b.waits(), "thread B returns before its release");
   wall.release(asked_b);
-  if (finish_late) {
+  if (when == LateFinish::after_release) {
     a.finish();
     expect(!wall.done(asked_b), "a late handler's finish ends thread B's request");
   }
@@ -148,8 +156,9 @@ void late_release(bool finish_late) {
   b.finish();
   expect(wall.done(asked_b), "the sampler does not see thread B finish");
 }
-void late_release_finish_early() { late_release(false); }
-void late_release_finish_late() { late_release(true); }
+void late_finish_before_take() { late_release(LateFinish::before_take); }
+void late_finish_while_halted() { late_release(LateFinish::while_halted); }
+void late_finish_after_release() { late_release(LateFinish::after_release); }
 
 // A request the sampler could not signal leaves nothing asked: a thread that
 // gets the tid later takes nothing.
@@ -187,8 +196,9 @@ int main() {
       {"a thread not asked takes nothing", not_asked},
       {"a handler that comes late takes no other thread's request", late_take},
       {"a request taken is not given up", taken_not_given_up},
-      {"a handler that looks late leaves the next request alone", late_release_finish_early},
-      {"a handler that looks late takes no other thread's release", late_release_finish_late},
+      {"a handler that looks late leaves the next request alone", late_finish_before_take},
+      {"a handler that looks late leaves the next thread halted", late_finish_while_halted},
+      {"a handler that looks late takes no other thread's release", late_finish_after_release},
       {"a request not signalled is not left asked", abandoned},
       {"a handler of an earlier request takes no later one", earlier_request},
   };
