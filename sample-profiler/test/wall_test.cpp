@@ -89,22 +89,24 @@ void not_asked() {
 }
 
 // A handler that saw its request but takes it only after the sampler gave it
-// up and asked another thread must fail, and leave the other thread's
-// request and context alone.
-void late_take() {
+// up and asked again (another thread, or its own thread for a later
+// request) must fail, and leave the later request and its context alone.
+void late_take(pid_t next_thread, int* next_context) {
   WallRequest wall;
-  Handler a{wall, thread_a}, b{wall, thread_b};
-  uint64_t asked_a = wall.ask(thread_a, 1);
-  expect(a.seen(), "the handler does not see its request");
-  expect(wall.give_up(asked_a), "the sampler cannot give up a request not taken");
-  uint64_t asked_b = wall.ask(thread_b, 2);
-  expect(!a.take(), "a late handler takes the request of another thread");
-  expect(!wall.halted_now(asked_b), "thread B is seen halted before its handler ran");
-  expect(b.seen() && b.take(), "thread B cannot take its request after a late handler");
-  b.halt(&context_b);
-  expect(wall.halted_now(asked_b), "thread B is not seen halted");
-  expect(wall.context() == &context_b, "the context of thread B's request is not thread B's");
+  Handler late{wall, thread_a}, next{wall, next_thread};
+  uint64_t first = wall.ask(thread_a, 1);
+  expect(late.seen(), "the handler does not see its request");
+  expect(wall.give_up(first), "the sampler cannot give up a request not taken");
+  uint64_t second = wall.ask(next_thread, 2);
+  expect(!late.take(), "a late handler takes a later request");
+  expect(!wall.halted_now(second), "the later request is seen halted before its handler ran");
+  expect(next.seen() && next.take(), "the later request's handler cannot take it after a late handler");
+  next.halt(next_context);
+  expect(wall.halted_now(second), "the later request is not seen halted");
+  expect(wall.context() == next_context, "the later request's context is not its handler's");
 }
+void late_take_other_thread() { late_take(thread_b, &context_b); }
+void late_take_same_thread() { late_take(thread_a, &context_a); }
 
 // A request taken is not given up: its handler writes the context and is
 // waited for.
@@ -170,21 +172,6 @@ void abandoned() {
   expect(!a.seen(), "an abandoned request is still asked");
 }
 
-// The same thread asked again: a handler of the earlier request cannot take
-// the later one (the request number differs).
-void earlier_request() {
-  WallRequest wall;
-  Handler late{wall, thread_a}, now{wall, thread_a};
-  uint64_t first = wall.ask(thread_a, 1);
-  expect(late.seen(), "the handler does not see its request");
-  expect(wall.give_up(first), "the sampler cannot give up a request not taken");
-  uint64_t second = wall.ask(thread_a, 2);
-  expect(!late.take(), "a handler takes a later request of its thread");
-  expect(now.seen() && now.take(), "the later handler cannot take its request");
-  now.halt(&context_a);
-  expect(wall.halted_now(second), "the later request is not seen halted");
-}
-
 }  // namespace
 
 int main() {
@@ -194,13 +181,13 @@ int main() {
   } cases[] = {
       {"a request answered in order", answered},
       {"a thread not asked takes nothing", not_asked},
-      {"a handler that comes late takes no other thread's request", late_take},
+      {"a handler that comes late takes no other thread's request", late_take_other_thread},
       {"a request taken is not given up", taken_not_given_up},
       {"a handler that looks late leaves the next request alone", late_finish_before_take},
       {"a handler that looks late leaves the next thread halted", late_finish_while_halted},
       {"a handler that looks late takes no other thread's release", late_finish_after_release},
       {"a request not signalled is not left asked", abandoned},
-      {"a handler of an earlier request takes no later one", earlier_request},
+      {"a handler of an earlier request takes no later one", late_take_same_thread},
   };
   int passed = 0, failed = 0;
   for (const Case& c : cases) {
