@@ -19,6 +19,8 @@
 #                                 (bench/overhead/ParallelWork.java)
 #   INTERVALS="10ms 1ms 100us"    JFR's execution sampler: 1 ms and more
 #   THREADS=2                     threads of each workload
+#   BASELINE_IMAGE=DIR            another image of the VM (a build before a change, in
+#                                 the workspace): modes cpu and queue on it join the rounds
 # Takes about 10 minutes per workload with the defaults on two cores.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)

@@ -10,11 +10,12 @@
 #   WORKLOADS="streams parallel-streams forkjoin"   (bench/overhead/, as the rate benchmark)
 #   MODES="none signal cpu queue agct"              none: without a profiler
 #   INTERVAL=100us   THREADS=2   PERF_FREQUENCY=999
+#   IMAGE=DIR       another image (in the workspace) instead of the build's
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"
 load_config
-image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
+image="${IMAGE:-$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk}"
 out="$ASGST_WORKSPACE/bench/cost"
 mkdir -p "$out"
 "$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler" >&2

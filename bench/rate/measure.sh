@@ -31,6 +31,10 @@ for interval in $intervals; do
             "asgstprof agct|$interval|asgst|mode=agct,engine=perf,interval=$interval"
             "JFR CPUTimeSample|$interval|jfrcpu|")
   case $interval in *us) ;; *) configs+=("JFR ExecutionSample|$interval|jfr|") ;; esac
+  # BASELINE_IMAGE: another build of the VM (before a change), in the same rounds.
+  [ -z "${BASELINE_IMAGE:-}" ] ||
+    configs+=("asgstprof cpu, baseline VM|$interval|asgst-baseline|mode=cpu,engine=perf,interval=$interval"
+              "asgstprof queue, baseline VM|$interval|asgst-baseline|mode=queue,engine=perf,interval=$interval")
 done
 
 # One run: appends its line to rate-runs.tsv. The note: for marks=true the
@@ -40,20 +44,22 @@ done
 run_once() {  # workload run config
   local workload=$1 run=$2 name interval kind options code=0 wall user sys cpu samples=- note=-
   IFS='|' read -r name interval kind options <<< "$3"
-  local args=()
+  local args=() java="$image/bin/java"
   case $kind in
     asgst) args=(-agentpath:"$agent=$options,file=$out/profile.collapsed") ;;
+    asgst-baseline)
+      args=(-agentpath:"$agent=$options,file=$out/profile.collapsed") java="$BASELINE_IMAGE/bin/java" ;;
     jfr) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#period=$interval") ;;
     jfrcpu) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#enabled=false,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=$interval") ;;
   esac
   rm -f "$out/x.jfr"
-  { time timeout 900 "$image/bin/java" "${args[@]}" -Djava.awt.headless=true -cp "$cp" $main \
+  { time timeout 900 "$java" "${args[@]}" -Djava.awt.headless=true -cp "$cp" $main \
       > "$out/last.out" 2> "$out/last.err"; } 2> "$out/time.txt" || code=$?
   wall=- user=0 sys=0
   read -r wall user sys < <(tail -1 "$out/time.txt") || code=no-time  # the shell's time printed nothing
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   case $kind in
-    asgst)
+    asgst|asgst-baseline)
       samples=$(sed -n 's/^asgstprof: mode [a-z]*, \([0-9]*\) samples.*/\1/p' "$out/last.err")
       # mode=signal keeps no samples: the signals it took.
       [ "$name" != "asgstprof signal" ] ||
@@ -109,6 +115,8 @@ for workload in $workloads; do
       if ($2 == "asgstprof agct") agct[$3, $4] = $6
       if ($2 == "asgstprof cpu") cpu_mode[$3, $4] = $6
       if ($2 == "asgstprof queue") queue_mode[$3, $4] = $6
+      if ($2 == "asgstprof cpu, baseline VM") cpu_base[$3, $4] = $6
+      if ($2 == "asgstprof queue, baseline VM") queue_base[$3, $4] = $6
       intervals_seen[$3] = 1
       rounds_of[key] = rounds_of[key] " " $4
     }
@@ -150,6 +158,21 @@ for workload in $workloads; do
             qc = qc " " sprintf("%.3f", queue_mode[interval, r] / cpu_mode[interval, r])
         printf "- queue vs cpu at %s, wall time: %s: %s\n", interval, range(qc),
                (qc == "" ? "not measured" : (med(qc) <= 1 ? "met (median at most 1)" : "not met (median above 1)"))
+        # BASELINE_IMAGE: the same comparisons on the other VM, and each mode against itself there.
+        qcb = ""; qq = ""; cc = ""
+        for (r = 1; r <= runs; r++) {
+          if (((interval, r) in queue_base) && ((interval, r) in cpu_base))
+            qcb = qcb " " sprintf("%.3f", queue_base[interval, r] / cpu_base[interval, r])
+          if (((interval, r) in queue_mode) && ((interval, r) in queue_base))
+            qq = qq " " sprintf("%.3f", queue_mode[interval, r] / queue_base[interval, r])
+          if (((interval, r) in cpu_mode) && ((interval, r) in cpu_base))
+            cc = cc " " sprintf("%.3f", cpu_mode[interval, r] / cpu_base[interval, r])
+        }
+        if (qcb != "") {
+          printf "- on the baseline VM, queue vs cpu at %s, wall time: %s\n", interval, range(qcb)
+          printf "- queue vs queue on the baseline VM at %s, wall time: %s\n", interval, range(qq)
+          printf "- cpu vs cpu on the baseline VM at %s, wall time: %s\n", interval, range(cc)
+        }
       }
       print ""
     }' "$out/rate-runs.tsv" | tee "$out/rate-$workload.md"

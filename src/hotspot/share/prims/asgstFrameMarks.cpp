@@ -25,6 +25,7 @@
 #include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
+#include "prims/asgstPollArm.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaThread.hpp"
@@ -138,7 +139,7 @@ int AsgstFrameMarks::request(JavaThread* thread, int owner, int slot, uint64_t c
   s._generation = Atomic::load_acquire(&_slot_generation[index]);
   Atomic::release_store(&s._control, control(requested, control(writing, old)));
   Atomic::fetch_then_or(&marks._pending, (uint32_t)1 << index);
-  SafepointMechanism::arm_local_poll_release(thread);
+  AsgstPollArm::arm(thread);
   return 0;
 }
 

@@ -25,11 +25,22 @@
 #include "prims/asgstHooks.hpp"
 #include "prims/asgstQueue.hpp"
 #include "runtime/continuationEntry.hpp"
+#include "runtime/safepointMechanism.hpp"
+#include "runtime/stackWatermarkSet.hpp"
 
 void AsgstHooks::process(JavaThread* thread) {
   // Queue handlers may mark frames: their requests are confirmed right after.
   AsgstQueues::process(thread, thread->_asgst_queues);
   AsgstFrameMarks::confirm_requests(thread);
+}
+
+// What SafepointMechanism::process does when it has no safepoint, handshake
+// or JFR request to serve.
+void AsgstHooks::process_own_requests(JavaThread* thread) {
+  assert(thread->thread_state() == _thread_in_vm, "as SafepointMechanism::process is called");
+  StackWatermarkSet::on_safepoint(thread);
+  process_pending(thread);
+  SafepointMechanism::update_poll_values(thread);
 }
 
 bool AsgstHooks::any_pending(JavaThread* thread) {

@@ -26,6 +26,7 @@
 
 #include "memory/allStatic.hpp"
 #include "memory/allocation.hpp"
+#include "prims/asgstPollArm.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/javaThread.hpp"
 #include "runtime/orderAccess.hpp"
@@ -45,6 +46,15 @@ class AsgstHooks : AllStatic {
     if (thread->_asgst_queues != nullptr || Atomic::load(&thread->_asgst_frame_marks._pending) != 0) {
       process(thread);
     }
+  }
+  // SafepointMechanism::process, first: a poll that only this thread's own
+  // requests armed processes them alone (AsgstPollArm).
+  static bool process_alone(JavaThread* thread) {
+    if (!AsgstPollArm::armed_alone(thread)) {
+      return false;
+    }
+    process_own_requests(thread);
+    return true;
   }
   // SafepointMechanism::has_pending_safepoint: whether elements or frame mark
   // requests wait, which keeps the poll armed.
@@ -111,6 +121,7 @@ class AsgstHooks : AllStatic {
            Atomic::load(&thread->_asgst_frame_marks._pending) != 0;
   }
   static void process(JavaThread* thread);
+  static void process_own_requests(JavaThread* thread);
   static bool any_pending(JavaThread* thread);
   static void frames_leaving(JavaThread* thread, bool after);
   static void frames_left_below(JavaThread* thread, uintptr_t boundary, bool at_continuation_entry);

@@ -23,6 +23,7 @@
 
 #include "memory/allocation.hpp"
 #include "prims/asgst.inline.hpp"
+#include "prims/asgstPollArm.hpp"
 #include "prims/asgstQueue.hpp"
 #include "prims/asgstQueueWalk.hpp"
 #include "prims/asgstStackWalker.hpp"
@@ -353,7 +354,7 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
   queue->_elements[tail % (juint)queue->_capacity] = element;
   queue->_codes[tail % (juint)queue->_capacity] = code;
   Atomic::release_store(&queue->_tail, tail + 1);
-  SafepointMechanism::arm_local_poll_release(queue->_thread);
+  AsgstPollArm::arm(queue->_thread);
   return kind;
 }
 
@@ -395,7 +396,7 @@ void AsgstQueues::resize(ASGST_Queue* q, int size) {
     // going away meanwhile. Elsewhere the size applies at the next processing.
     JavaThread* thread = queue->_thread;
     if (thread != nullptr && thread == Thread::current_or_null_safe()) {
-      SafepointMechanism::arm_local_poll_release(thread);
+      AsgstPollArm::arm(thread);
     }
   }
 }
@@ -534,7 +535,9 @@ bool AsgstQueues::any_pending(AsgstThreadQueues* queues) {
   }
   for (AsgstQueue* queue = Atomic::load_acquire(&queues->_first); queue != nullptr;
        queue = Atomic::load_acquire(&queue->_next)) {
-    if (queue->size() > 0) {
+    // Elements, a size asked for or a removal: each is done at the next processing.
+    if (queue->size() > 0 || Atomic::load(&queue->_requested_capacity) != queue->_capacity ||
+        Atomic::load_acquire(&queue->_deregistered)) {
       return true;
     }
   }

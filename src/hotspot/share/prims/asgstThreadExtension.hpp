@@ -53,15 +53,18 @@ struct AsgstThreadFrameMarks {
 // may be unsettled: set when a continuation's freeze begins, cleared when a
 // thaw ends (AsgstHooks), so that walks outside the thread's polls read no
 // chunk that is half written or holds frames still on the stack
-// (AsgstStackWalker::heap_frames_readable). AsgstHooks reads the fields on
-// the hooks' fast paths.
+// (AsgstStackWalker::heap_frames_readable); and the poll word that the
+// thread's own last request replaced (AsgstPollArm). AsgstHooks reads the
+// fields on the hooks' fast paths.
 #define DEFINE_THREAD_LOCAL_FIELD_ASGST          \
   friend class AsgstHooks;                       \
   friend class AsgstQueues;                      \
   friend class AsgstFrameMarks;                  \
   friend class AsgstStackWalker;                 \
+  friend class AsgstPollArm;                     \
   AsgstThreadQueues* _asgst_queues = nullptr;    \
   AsgstThreadFrameMarks _asgst_frame_marks = {}; \
-  volatile bool _asgst_chunks_unsettled = false
+  volatile bool _asgst_chunks_unsettled = false; \
+  volatile uintptr_t _asgst_poll_word_before_arm = 0
 
 #endif // SHARE_PRIMS_ASGSTTHREADEXTENSION_HPP
