@@ -39,7 +39,8 @@
 //             and log=, %p stands for the process id
 // native=     true: also C/C++ frames; carrier=true: carrier frames of virtual threads
 // marks=      true: mode=cpu walks only to a frame mark set by an earlier walk
-//             and appends the frames that walk kept (frame marks, API 1.1)
+//             and appends the frames that walk kept (frame marks, API 1.1);
+//             verify: also compares each such trace with the whole walk
 //
 // The API is looked up with dlsym, not linked: on a JVM without it the
 // profiler falls back to mode=agct. Loaded into a running JVM, it samples
@@ -94,6 +95,7 @@ struct Options {
   bool native = false;
   bool carrier = false;
   bool marks = false;
+  bool marks_verify = false;
 };
 
 Options options;
@@ -193,7 +195,8 @@ bool parse_options(const char* text) {
     } else if (key == "carrier") {
       options.carrier = value == "true" || value == "1";
     } else if (key == "marks") {
-      options.marks = value == "true" || value == "1";
+      options.marks_verify = value == "verify";
+      options.marks = value == "true" || value == "1" || options.marks_verify;
     } else if (!key.empty()) {
       std::fprintf(messages, "asgstprof: unknown option %s\n", key.c_str());
       return false;
@@ -768,6 +771,10 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
                  "frames of their traces (%.1f%%)\n",
                  incremental.reached(), incremental.walks(), incremental.marks_set(), incremental.walked_frames(),
                  traced, traced > 0 ? 100.0 * incremental.walked_frames() / traced : 0.0);
+    if (options.marks_verify) {
+      std::fprintf(messages, "asgstprof: marks: %ld traces through a mark compared with whole walks, %ld differed\n",
+                   incremental.verified(), incremental.differed());
+    }
   }
   std::fprintf(messages, "asgstprof: top frames (self samples):\n%s", profile->top_frames(8).c_str());
 }
@@ -801,7 +808,7 @@ bool choose_mode() {
     // handler must not be the first to touch this_thread.
     std::fprintf(messages, "asgstprof: marks=true needs threads that start after the profiler; walking without marks\n");
     options.marks = false;
-  } else if (options.marks && !incremental.start()) {
+  } else if (options.marks && !incremental.start(options.marks_verify)) {
     std::fprintf(messages, "asgstprof: this JVM has no frame marks (ASGST_MARK_FRAME); walking without marks\n");
     options.marks = false;
   }

@@ -34,10 +34,11 @@ struct IncrementalWalker::Walk {
   int state;
 };
 
-bool IncrementalWalker::start() {
+bool IncrementalWalker::start(bool verify) {
   if (!asgst::has_marks()) {
     return false;
   }
+  _verify = verify;
   ASGST_MarkOwner owner = asgst::api.RegisterMarkOwner(1);
   _owner = owner > 0 ? owner : 0;
   return started();
@@ -87,11 +88,41 @@ void IncrementalWalker::walk_frames(ASGST_Iterator* iterator, void* arg) {
   self._walked_frames.fetch_add(reached ? walked : sample.count, std::memory_order_relaxed);
   if (reached) {
     self._reached.fetch_add(1, std::memory_order_relaxed);
+    if (self._verify) {
+      self._verified.fetch_add(1, std::memory_order_relaxed);
+      if (!same_as_whole_walk(iterator, sample)) {
+        self._differed.fetch_add(1, std::memory_order_relaxed);
+      }
+    }
   }
   bool whole = walk.state == ASGST_NO_FRAME || sample.count == RawSample::max_frames;
   if (whole && (reached ? walked : sample.count) > 2 * mark_distance) {
     self.mark_again(iterator, reached ? walked : sample.count, kept, sample);
   }
+}
+
+// Walks the context again, on past the marks, and compares each frame with
+// the trace made through the mark: the kept frames must be what the walk
+// finds below the mark now, and the walk must end where the trace ends.
+bool IncrementalWalker::same_as_whole_walk(ASGST_Iterator* iterator, const RawSample& sample) {
+  asgst::api.RewindIterator(iterator);
+  ASGST_Frame frame;
+  int n = 0;
+  int step;
+  while ((step = asgst::api.NextFrame(iterator, &frame)) > 0) {
+    if (step == ASGST_MARKED_FRAME) {
+      continue;
+    }
+    if (n == sample.count) {
+      return n == RawSample::max_frames;  // more frames than the trace, unless it was cut
+    }
+    RawFrame raw = RawFrame::of(frame);
+    const RawFrame& kept = sample.frames[n++];
+    if (raw.kind != kept.kind || raw.method != kept.method || raw.pc != kept.pc) {
+      return false;
+    }
+  }
+  return n == sample.count;
 }
 
 // Walks the first frames again to the first one from the mark_distance-th

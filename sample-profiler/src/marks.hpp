@@ -49,8 +49,10 @@ class IncrementalWalker {
   // long and a walk to it stays short.
   static constexpr int mark_distance = 8;
 
-  // Reserves one mark slot per thread; false where marks do not work.
-  bool start();
+  // Reserves one mark slot per thread; false where marks do not work. With
+  // verify, each trace made through a mark is compared with the whole walk of
+  // the same context (marks=verify: a check, twice the walking).
+  bool start(bool verify = false);
   bool started() const { return _owner > 0; }
 
   // Walks the calling thread from ucontext into a sample claimed from ring,
@@ -67,14 +69,20 @@ class IncrementalWalker {
   long traced_frames() const { return _traced_frames.load(); }
   long walked_frames() const { return _walked_frames.load(); }
   long marks_set() const { return _marks_set.load(); }
+  // marks=verify: traces through a mark compared, and those that differed.
+  long verified() const { return _verified.load(); }
+  long differed() const { return _differed.load(); }
 
  private:
   struct Walk;
   static void walk_frames(ASGST_Iterator* iterator, void* arg);
   void mark_again(ASGST_Iterator* iterator, int walked, KeptFrames& kept, RawSample& sample);
+  static bool same_as_whole_walk(ASGST_Iterator* iterator, const RawSample& sample);
 
   ASGST_MarkOwner _owner = 0;
+  bool _verify = false;
   std::atomic<long> _walks{0}, _reached{0}, _traced_frames{0}, _walked_frames{0}, _marks_set{0};
+  std::atomic<long> _verified{0}, _differed{0};
 };
 
 }  // namespace asgstprof

@@ -196,6 +196,12 @@ JNIEXPORT jlongArray JNICALL Java_AsgstHandlerHeapFrames_stopSampling(JNIEnv* en
   return asgst_test_long_array(env, (const jlong*)counts, COUNTS);
 }
 
+JNIEXPORT jlong JNICALL Java_AsgstHandlerHeapFrames_walksInLoop(JNIEnv* env, jclass cls) {
+  (void)env;
+  (void)cls;
+  return __atomic_load_n(&counts[IN_LOOP], __ATOMIC_RELAXED);
+}
+
 JNIEXPORT jstring JNICALL Java_AsgstHandlerHeapFrames_firstWrongWalk(JNIEnv* env, jclass cls) {
   (void)cls;
   return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, wrong_walk) : NULL;
