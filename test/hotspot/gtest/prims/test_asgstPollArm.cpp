@@ -76,6 +76,21 @@ class FenceWatch : public StackObj {
 #define EXPECT_FENCED(watch, expected) \
   if (FenceWatch::can_tell()) { EXPECT_EQ(expected, (watch).fenced()); }
 
+// The thread's next poll, or (at_poll false) only the poll values' update
+// that HotSpot runs when frames unwind: the word before the arm comes back,
+// with the fence or without.
+static void disarm_and_expect(JavaThread* thread, bool at_poll, uintptr_t before, bool fenced) {
+  FenceWatch watch(thread);
+  if (at_poll) {
+    SafepointMechanism::process_if_requested(thread, false /* allow_suspend */, false /* check_async_exception */);
+  } else {
+    SafepointMechanism::update_poll_values(thread);
+  }
+  EXPECT_EQ(before, poll_word(thread));
+  EXPECT_FALSE(page_armed(thread));
+  EXPECT_FENCED(watch, fenced);
+}
+
 TEST_VM(asgst_poll_arm, own_arm_comes_back_without_the_fence) {
   JavaThread* thread = JavaThread::current();
   ThreadInVMfromNative in_vm(thread);
@@ -87,11 +102,7 @@ TEST_VM(asgst_poll_arm, own_arm_comes_back_without_the_fence) {
   EXPECT_NE((uintptr_t)SafepointMechanism::poll_bit(), poll_word(thread));  // not HotSpot's armed word
   EXPECT_TRUE(page_armed(thread));  // compiled loop polls trap too
 
-  FenceWatch watch(thread);
-  SafepointMechanism::process_if_requested(thread, false /* allow_suspend */, false /* check_async_exception */);
-  EXPECT_EQ(before, poll_word(thread));
-  EXPECT_FALSE(page_armed(thread));
-  EXPECT_FENCED(watch, false);
+  disarm_and_expect(thread, true /* at_poll */, before, false /* fenced */);
 }
 
 TEST_VM(asgst_poll_arm, another_arm_after_it_fences) {
@@ -103,11 +114,7 @@ TEST_VM(asgst_poll_arm, another_arm_after_it_fences) {
   SafepointMechanism::arm_local_poll(thread);  // as a safepoint or a handshake arms
   EXPECT_EQ((uintptr_t)SafepointMechanism::poll_bit(), poll_word(thread));
 
-  FenceWatch watch(thread);
-  SafepointMechanism::process_if_requested(thread, false, false);
-  EXPECT_EQ(before, poll_word(thread));
-  EXPECT_FALSE(page_armed(thread));
-  EXPECT_FENCED(watch, true);
+  disarm_and_expect(thread, true /* at_poll */, before, true /* fenced */);
 }
 
 TEST_VM(asgst_poll_arm, another_arm_before_it_stays) {
@@ -120,10 +127,7 @@ TEST_VM(asgst_poll_arm, another_arm_before_it_stays) {
   EXPECT_EQ((uintptr_t)SafepointMechanism::poll_bit(), poll_word(thread));
   EXPECT_TRUE(page_armed(thread));
 
-  FenceWatch watch(thread);
-  SafepointMechanism::update_poll_values(thread);
-  EXPECT_EQ(before, poll_word(thread));
-  EXPECT_FENCED(watch, true);
+  disarm_and_expect(thread, false /* at_poll */, before, true /* fenced */);
 }
 
 TEST_VM(asgst_poll_arm, moved_watermark_is_hotspots_way) {
@@ -162,11 +166,5 @@ TEST_VM(asgst_poll_arm, own_requests_waiting_keep_it_armed) {
     EXPECT_TRUE(page_armed(thread));
     EXPECT_FENCED(watch, false);
   }
-  {
-    FenceWatch watch(thread);
-    SafepointMechanism::update_poll_values(thread);  // nothing waits
-    EXPECT_EQ(before, poll_word(thread));
-    EXPECT_FALSE(page_armed(thread));
-    EXPECT_FENCED(watch, false);
-  }
+  disarm_and_expect(thread, false /* at_poll */, before, false /* fenced */);  // nothing waits
 }
