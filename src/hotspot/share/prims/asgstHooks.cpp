@@ -25,6 +25,7 @@
 #include "prims/asgstHooks.hpp"
 #include "prims/asgstQueue.hpp"
 #include "runtime/continuationEntry.hpp"
+#include "runtime/javaThread.inline.hpp"
 #include "runtime/safepointMechanism.hpp"
 #include "runtime/stackWatermarkSet.hpp"
 
