@@ -44,6 +44,18 @@
  * @run main/othervm/native AsgstSignalSafety catches
  */
 
+/*
+ * @test id=crash-report
+ * @summary A fault inside ASGST code (here: where the library counts the
+ *          thread as inside one) runs the VM's error report unchecked: the
+ *          hs_err file is written to its end, not cut short by the library's
+ *          abort when the report calls dladdr or malloc.
+ * @requires os.family == "linux"
+ * @library /test/lib
+ * @run main/othervm/native AsgstSignalSafety crash-report
+ */
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import jdk.test.lib.process.OutputAnalyzer;
@@ -63,6 +75,9 @@ public class AsgstSignalSafety {
     // In a SIGPROF handler: enters the library's test hook, then allocates.
     static native void violate();
 
+    // In a SIGPROF handler: enters the library's test hook, then writes to address 16.
+    static native void crash();
+
     static volatile long sink;
 
     public static void main(String[] args) throws Exception {
@@ -70,6 +85,8 @@ public class AsgstSignalSafety {
             case "active" -> active();
             case "catches" -> catches();
             case "violate" -> violate();
+            case "crash-report" -> crashReport();
+            case "crash" -> crash();
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -119,5 +136,27 @@ public class AsgstSignalSafety {
         output.shouldNotHaveExitValue(0);
         output.shouldContain("asgst signal safety: malloc called inside asgst_signal_safety_test_enter " +
                              "in a signal handler");
+    }
+
+    static void crashReport() throws Exception {
+        String library = Path.of(System.getProperty("test.nativepath"), "libAsgstSignalSafety.so").toString();
+        Path errorFile = Path.of("hs_err_crash_inside_asgst.log").toAbsolutePath();
+        Files.deleteIfExists(errorFile);
+        ProcessBuilder pb = ProcessTools.createTestJavaProcessBuilder(
+            "-Djava.library.path=" + System.getProperty("test.nativepath"), "-XX:-CreateCoredumpOnCrash",
+            "-XX:ErrorFile=" + errorFile, "AsgstSignalSafety", "crash");
+        pb.environment().put("LD_PRELOAD", library);
+        OutputAnalyzer output = ProcessTools.executeProcess(pb);
+        output.shouldNotHaveExitValue(0);
+        output.shouldContain("A fatal error has been detected by the Java Runtime Environment");
+        output.shouldNotContain("asgst signal safety:");
+        if (!Files.exists(errorFile)) {
+            throw new RuntimeException("no error report at " + errorFile);
+        }
+        // VMError writes "END." as the report's last line.
+        String report = Files.readString(errorFile);
+        if (!report.contains("Problematic frame") || !report.strip().endsWith("END.")) {
+            throw new RuntimeException("the error report at " + errorFile + " is cut short");
+        }
     }
 }

@@ -44,8 +44,11 @@
  * each raises a thread-local depth around the call to libjvm's function,
  * resolved when the launcher loads libjvm. It wraps the handlers that
  * sigaction installs for the signals profilers use (SIGPROF, SIGALRM,
- * SIGVTALRM, SIGUSR1; HotSpot's own are left alone) in a trampoline that
- * raises another depth. Allocation functions forward to the next definition
+ * SIGVTALRM, SIGUSR1) in a trampoline that raises another depth, and the
+ * handlers of faults (SIGSEGV, SIGBUS, SIGILL, SIGFPE: HotSpot's) in one that
+ * turns the checks off while the handler runs: a fault inside ASGST code is
+ * SafeFetch's (the VM's handler moves the pc on) or a crash, whose error
+ * report must be written, not cut short by this library. Allocation functions forward to the next definition
  * (glibc's, or libc_malloc_debug's when that is preloaded after this one).
  * Built without libjvm: it must load before the VM exists.
  */
@@ -78,6 +81,7 @@ static TLS int handler_depth;      /* inside a wrapped signal handler */
 static bool check_handlers;        /* ASGST_SIGNAL_SAFETY_HANDLERS=1: all of a handler's code */
 static TLS int asgst_depth;        /* inside a checked ASGST function */
 static TLS const char* asgst_call; /* its name */
+static TLS int fault_depth;        /* inside a handler of a fault: unchecked */
 
 /* ASGST calls that were checked: a test reads it to see that this library is active. */
 EXPORT volatile long asgst_signal_safety_checked_calls;
@@ -111,7 +115,7 @@ static void violation(const char* function) {
 }
 
 static inline void check(const char* function) {
-  if (asgst_depth > 0 || (check_handlers && handler_depth > 0)) {
+  if (fault_depth == 0 && (asgst_depth > 0 || (check_handlers && handler_depth > 0))) {
     violation(function);
   }
 }
@@ -462,19 +466,24 @@ DEFINE_WALK(ASGST_RunWithIteratorOfThread,
 
 static struct sigaction user_actions[NSIG];  /* what the program installed, for the wrapped signals */
 
+static bool fault_signal(int sig) {
+  return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE;
+}
+
 static bool wrapped_signal(int sig) {
-  return sig == SIGPROF || sig == SIGALRM || sig == SIGVTALRM || sig == SIGUSR1;
+  return sig == SIGPROF || sig == SIGALRM || sig == SIGVTALRM || sig == SIGUSR1 || fault_signal(sig);
 }
 
 static void trampoline(int sig, siginfo_t* info, void* ucontext) {
   const struct sigaction* action = &user_actions[sig];
-  handler_depth++;
+  int* depth = fault_signal(sig) ? &fault_depth : &handler_depth;
+  (*depth)++;
   if ((action->sa_flags & SA_SIGINFO) != 0) {
     action->sa_sigaction(sig, info, ucontext);
   } else if (action->sa_handler != SIG_DFL && action->sa_handler != SIG_IGN) {
     action->sa_handler(sig);
   }
-  handler_depth--;
+  (*depth)--;
 }
 
 EXPORT int sigaction(int sig, const struct sigaction* action, struct sigaction* old) {

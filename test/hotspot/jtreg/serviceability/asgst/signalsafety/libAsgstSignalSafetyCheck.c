@@ -23,8 +23,8 @@
 
 /*
  * The native side of AsgstSignalSafety.java: ASGST calls in a SIGPROF
- * handler, counted by the preloaded libAsgstSignalSafety; and a deliberate
- * violation for its self-test.
+ * handler, counted by the preloaded libAsgstSignalSafety; a deliberate
+ * violation and a deliberate crash for its self-tests.
  */
 
 #ifndef _GNU_SOURCE
@@ -32,6 +32,7 @@
 #endif
 #include <dlfcn.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -95,5 +96,24 @@ static void allocate_inside(int signo, siginfo_t* info, void* ucontext) {
 JNIEXPORT void JNICALL Java_AsgstSignalSafety_violate(JNIEnv* env, jclass cls) {
   (void)env; (void)cls;
   asgst_test_install_handler(SIGPROF, allocate_inside);
+  raise(SIGPROF);
+}
+
+/* Faults where the library counts the thread as inside an ASGST function, as
+   a walker's bug would: the VM's error report runs in its SIGSEGV handler. */
+static volatile int* volatile target = (volatile int*)(uintptr_t)16;  /* unmapped; unknown to the compiler */
+
+static void crash_inside(int signo, siginfo_t* info, void* ucontext) {
+  void (*enter)(void) = (void (*)(void))dlsym(RTLD_DEFAULT, "asgst_signal_safety_test_enter");
+  (void)signo; (void)info; (void)ucontext;
+  if (enter != NULL) {
+    enter();
+  }
+  *target = 1;
+}
+
+JNIEXPORT void JNICALL Java_AsgstSignalSafety_crash(JNIEnv* env, jclass cls) {
+  (void)env; (void)cls;
+  asgst_test_install_handler(SIGPROF, crash_inside);
   raise(SIGPROF);
 }
