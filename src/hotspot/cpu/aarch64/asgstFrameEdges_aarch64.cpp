@@ -660,24 +660,24 @@ static bool frameless_at(const AsgstNativeFrame& f, bool* in_lr, int* caller_sp_
   return false;
 }
 
-bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
   if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.pc, instruction_size) || !is_aligned(f.sp, wordSize)) {
-    return false;
+    return has_frame;
   }
   bool in_lr = true;
   int caller_sp_words = 0;
   if (!frameless_at(f, &in_lr, &caller_sp_words)) {
-    return false;
+    return has_frame;
   }
   address pc = in_lr ? f.lr : (address)SafeFetchN(f.sp + frame::return_addr_offset, 0);
   if (pc == nullptr) {
-    return false;                                    // no lr in the context, or unreadable
+    return caller_unknown;                           // no lr in the context, or unreadable
   }
   caller->pc = strip_return_address(pc);
   caller->sp = f.sp + caller_sp_words;
   caller->fp = f.fp;
   caller->lr = nullptr;                              // lr belongs to the callee
-  return true;
+  return caller_found;
 }
 
 // A C function's frame record (saved x29, then x30) is where x29 points, as

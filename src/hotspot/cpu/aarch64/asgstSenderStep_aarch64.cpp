@@ -199,3 +199,17 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
   ::new ((void*)caller) frame(sender_sp, sender_unextended_sp, saved_fp, sender_pc, cb);
   return true;
 }
+
+bool AsgstSenderStep::sender_reads_checked_words(const frame& f) {
+  if (f.is_heap_frame() || f.cb() == nullptr || f.is_interpreted_frame() || f.is_entry_frame() ||
+      f.is_upcall_stub_frame() || f.cb()->frame_size() <= 0) {
+    return true;  // frame::sender reads no return address from a compiled frame's size
+  }
+  intptr_t* sender_sp = compiled_sender_sp(f);
+  if (sender_sp == nullptr) {
+    return false;
+  }
+  // safe_for_sender found this word, stripped, in the code cache.
+  address raw = (address)SafeFetchN(sender_sp + frame::return_addr_offset - frame::sender_sp_offset, 0);
+  return VM_Version::use_rop_protection() || pauth_strip_pointer(raw) == raw;
+}

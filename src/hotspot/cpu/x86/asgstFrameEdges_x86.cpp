@@ -340,12 +340,12 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
 // prologue, perhaps after endbr64), at the second (the push done), or at a
 // ret, the frame pointer still (or again) names the caller's frame, and the
 // return address lies at sp, or one word higher after the push.
-bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
   const uint64_t push_rbp_mov_rbp_rsp = 0xe5894855;   // 55 48 89 e5
   const uint64_t endbr64 = 0xfa1e0ff3;                // f3 0f 1e fa
   const uint64_t mov_rbp_rsp = 0xe58948;              // 48 89 e5
   if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
-    return false;
+    return has_frame;
   }
   uint64_t code = (uint64_t)SafeFetchN((intptr_t*)f.pc, 0);
   int return_address_slot;
@@ -357,16 +357,16 @@ bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNative
              SafeFetchN(f.sp, 0) == (intptr_t)f.fp) {
     return_address_slot = 1;  // just after push %rbp: the pushed frame pointer is at sp
   } else {
-    return false;
+    return has_frame;
   }
   address pc = (address)SafeFetchN(f.sp + return_address_slot, 0);
   if (pc == nullptr) {
-    return false;
+    return caller_unknown;
   }
   caller->pc = pc;
   caller->sp = f.sp + return_address_slot + 1;
   caller->fp = f.fp;
-  return true;
+  return caller_found;
 }
 
 // A C function's prologue pushes rbp below the return address and points

@@ -168,3 +168,9 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
   ::new ((void*)caller) frame(sender_sp, sender_unextended_sp, saved_fp, sender_pc, cb);
   return true;
 }
+
+// frame_x86's safe_for_sender and sender_for_compiled_frame both take the
+// caller's sp from the frame's size and its return address unchanged.
+bool AsgstSenderStep::sender_reads_checked_words(const frame& f) {
+  return true;
+}

@@ -44,8 +44,8 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   return -1;
 }
 
-bool AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
-  return false;
+AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
+  return has_frame;
 }
 
 bool AsgstFrameEdges::c_frame_record(intptr_t* fp, intptr_t** return_address, intptr_t** saved_fp,

@@ -96,8 +96,12 @@ class AsgstFrameEdges : AllStatic {
   // pointer chain would take for the function's own, and so skip its caller
   // (a C function called from generated code without a state change, such
   // as a GC barrier, would lose the Java frame that called it). Reads the
-  // instruction at pc with SafeFetch. False where it has a frame.
-  static bool caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller);
+  // instruction at pc with SafeFetch. caller_unknown where it has no frame
+  // but its caller's return address cannot be read (in the link register,
+  // which a walk from a frame's registers does not have): the walk must not
+  // follow the frame pointer then.
+  enum Frameless { has_frame, caller_found, caller_unknown };
+  static Frameless caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller);
 
   // Where the frame record that a C/C++ function's frame pointer fp names
   // keeps the caller's return address and frame pointer, and where the

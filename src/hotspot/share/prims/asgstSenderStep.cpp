@@ -34,4 +34,10 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
   return false;
 }
 
+// Nothing known: the step relies on frame::safe_for_sender, as
+// AsyncGetCallTrace does.
+bool AsgstSenderStep::sender_reads_checked_words(const frame& f) {
+  return true;
+}
+
 #endif // !AMD64 && !AARCH64

@@ -67,6 +67,15 @@ class AsgstSenderStep : AllStatic {
   // f: it is written last, and only when the step is taken.
   static bool java_caller(JavaThread* thread, const frame& f, AsgstSeenLast* seen, frame* caller,
                           bool* caller_checked);
+
+  // Whether frame::sender would build f's caller (a frame on the stack that
+  // passed frame::safe_for_sender) from the words that the check read, as
+  // it checked them. Where the two read differently (aarch64: the check
+  // strips a return address's authentication code that sender keeps without
+  // UseROPProtection, and takes the caller's sp from the frame's size where
+  // sender, with PreserveFramePointer, takes it from fp), a word that passed
+  // the check can still lead sender outside the code: the step is refused.
+  static bool sender_reads_checked_words(const frame& f);
 };
 
 #endif // SHARE_PRIMS_ASGSTSENDERSTEP_HPP

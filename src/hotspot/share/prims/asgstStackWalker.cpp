@@ -540,10 +540,14 @@ bool AsgstStackWalker::step() {
 
 bool AsgstStackWalker::step_native() {
   AsgstNativeFrame caller;
-  // The interrupted function (the walk's first frame) may have no frame yet or any more.
-  bool found = (_pos.native.sp == _interrupted_sp && AsgstFrameEdges::caller_of_frameless(_pos.native, &caller) &&
-                _thread->is_in_full_stack((address)caller.sp)) ||
-               native_caller(_pos.native, &caller);
+  // The interrupted function (the walk's first frame) may have no frame yet
+  // or any more; where its caller is unknown, the frame pointer would skip it.
+  AsgstFrameEdges::Frameless frameless = _pos.native.sp == _interrupted_sp
+                                         ? AsgstFrameEdges::caller_of_frameless(_pos.native, &caller)
+                                         : AsgstFrameEdges::has_frame;
+  bool found = frameless != AsgstFrameEdges::caller_unknown &&
+               ((frameless == AsgstFrameEdges::caller_found && _thread->is_in_full_stack((address)caller.sp)) ||
+                native_caller(_pos.native, &caller));
   if (_pos.native_end != nullptr) {
     // Java frames follow: however far the chain got, they resume at the anchor.
     if (!found || caller.sp >= _pos.native_end || is_generated_code(caller.pc)) {
@@ -645,6 +649,15 @@ bool AsgstStackWalker::step_java() {
     // where it may (walk_heap_frames, heap_frames_readable). Say so rather
     // than skip them.
     stop(ASGST_FRAMES_IN_HEAP);
+    return false;
+  }
+  if (!_walkable && !f.is_heap_frame() && !AsgstSenderStep::sender_reads_checked_words(f)) {
+    stop(ASGST_BROKEN_FRAME);
+    return false;
+  }
+  if (f.is_heap_frame() && !_map.in_cont()) {
+    // Its sp and fp are offsets in a chunk that the map no longer names.
+    stop(ASGST_BROKEN_FRAME);
     return false;
   }
   // With walk_heap_frames, HotSpot's sender goes from the return barrier's

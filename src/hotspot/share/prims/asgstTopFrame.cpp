@@ -63,33 +63,44 @@ static bool is_call_return_of(const frame& caller) {
   return nm == nullptr || nm->method() == nullptr || nm->is_native_method() || nm->pc_desc_at(caller.pc()) != nullptr;
 }
 
+// What caller_of_incomplete_frame finds.
+enum IncompleteFrame {
+  frame_complete,  // or not a compiled method's or native wrapper's: sp names the frame
+  caller_found,
+  caller_unknown   // incomplete, and its return address is not where the walk can read it
+};
+
 // The caller of a compiled method or native wrapper (cb, the code blob of
 // f.pc) interrupted where its frame is not complete (AsgstFrameEdges): in its
 // prologue, or after its epilogue popped the frame. The caller is the top.
-static bool caller_of_incomplete_frame(const AsgstNativeFrame& f, CodeBlob* cb, AsgstNativeFrame* caller) {
+// Its return address may still be in the link register, which a walk from a
+// frame's sp, fp and pc alone (ASGST_RunWithIteratorFromFrame) does not have:
+// then the caller is unknown, and a frame made from sp would be a guess.
+static IncompleteFrame caller_of_incomplete_frame(const AsgstNativeFrame& f, CodeBlob* cb,
+                                                  AsgstNativeFrame* caller) {
   nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
   if (nm == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
-    return false;
+    return frame_complete;
   }
   int saved_fp_slot;
   int caller_sp_words;
   int slot = AsgstFrameEdges::return_address_slot(nm, f.pc, &saved_fp_slot, &caller_sp_words);
   address pc;
   if (slot == AsgstFrameEdges::in_link_register) {
-    pc = f.lr;  // null where the walk has no context's link register
+    pc = f.lr;
   } else if (slot >= 0) {
     pc = (address)SafeFetchN(f.sp + slot, 0);
   } else {
-    return false;
+    return frame_complete;
   }
   if (pc == nullptr) {
-    return false;
+    return caller_unknown;
   }
   caller->pc = AsgstFrameEdges::strip_return_address(pc);
   caller->sp = f.sp + caller_sp_words;
   caller->fp = saved_fp_slot < 0 ? f.fp : (intptr_t*)SafeFetchN(f.sp + saved_fp_slot, 0);
   caller->lr = nullptr;
-  return true;
+  return caller_found;
 }
 
 // HotSpot's exception, deoptimization and uncommon trap blobs never mark
@@ -392,7 +403,12 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   AsgstNativeFrame frame_caller;
   bool in_generated_code = is_generated_code(context.pc);
   CodeBlob* context_cb = in_generated_code ? CodeCache::find_blob(context.pc) : nullptr;  // the one lookup
-  if (in_generated_code && caller_of_incomplete_frame(context, context_cb, &frame_caller)) {
+  IncompleteFrame incomplete = in_generated_code ? caller_of_incomplete_frame(context, context_cb, &frame_caller)
+                                                 : frame_complete;
+  if (incomplete == caller_unknown) {
+    return ASGST_NO_TOP_JAVA_FRAME;
+  }
+  if (incomplete == caller_found) {
     // A frame made from sp would read its caller from the wrong place.
     CodeBlob* caller_cb = CodeCache::find_blob(frame_caller.pc);  // null outside generated code
     if (!thread->is_in_usable_stack((address)frame_caller.sp) ||
@@ -413,7 +429,12 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   bool caller_known = false;    // the interrupted function's instructions told its caller's sp
   for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
     AsgstNativeFrame caller;
-    bool known = leaf_frames == 0 && AsgstFrameEdges::caller_of_frameless(f, &caller);
+    AsgstFrameEdges::Frameless frameless = leaf_frames == 0 ? AsgstFrameEdges::caller_of_frameless(f, &caller)
+                                                            : AsgstFrameEdges::has_frame;
+    if (frameless == AsgstFrameEdges::caller_unknown) {
+      return ASGST_NO_TOP_JAVA_FRAME;  // the frame pointer would skip the caller
+    }
+    bool known = frameless == AsgstFrameEdges::caller_found;
     bool found = (known || (leaf_frames == 0 && interpreted_caller_at_sp(f, &caller))) &&
                  thread->is_in_usable_stack((address)caller.sp);
     along_chain = leaf_frames < max_leaf_frames && (found || native_caller(f, &caller));

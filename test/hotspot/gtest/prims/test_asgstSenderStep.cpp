@@ -59,4 +59,37 @@ TEST_VM(asgst_sender_step, interpreted_caller_without_method) {
   EXPECT_FALSE(f.safe_for_sender(thread));  // what the step must agree with
 }
 
+#ifdef AARCH64
+
+#include "pauth_aarch64.hpp"
+#include "runtime/sharedRuntime.hpp"
+#include "runtime/vm_version.hpp"
+
+// A compiled frame (here the safepoint handler blob's: any blob with a frame
+// size) whose return slot holds a code address with bits set above the
+// virtual address: frame::safe_for_sender strips them and finds the code,
+// frame::sender (without UseROPProtection) keeps them and reads the
+// instruction at an address outside the code (a crash seen under emulation,
+// where a walk took a stale word for a return address). The step refuses it.
+TEST_VM(asgst_sender_step, return_address_that_only_stripping_makes_code) {
+  CodeBlob* blob = SharedRuntime::polling_page_return_handler_blob();
+  ASSERT_NE(nullptr, blob);
+  ASSERT_GT(blob->frame_size(), 0);
+  address code = blob->code_begin();
+  address tagged = (address)((uintptr_t)code | ((uintptr_t)1 << 54));
+  if (VM_Version::use_rop_protection() || pauth_strip_pointer(tagged) != code) {
+    GTEST_SKIP() << "return addresses are stripped alike (UseROPProtection, or no pointer authentication)";
+  }
+  intptr_t words[64] = {};
+  intptr_t* sp = &words[4];
+  intptr_t* return_slot = sp + blob->frame_size() + frame::return_addr_offset - frame::sender_sp_offset;
+  frame f(sp, sp, &words[40], code, blob);
+  *return_slot = (intptr_t)code;
+  EXPECT_TRUE(AsgstSenderStep::sender_reads_checked_words(f)) << "a plain return address";
+  *return_slot = (intptr_t)tagged;
+  EXPECT_FALSE(AsgstSenderStep::sender_reads_checked_words(f)) << "one that only stripping makes code";
+}
+
+#endif // AARCH64
+
 #endif // AMD64 || AARCH64

@@ -60,12 +60,15 @@ public class AsgstReturningFrames {
     private static native void startSampling(int intervalMicros, int depth);
     // Stops sampling; returns the walks taken in the loop, those that were
     // refused, those that held other frames than the loop's, those that
-    // began at a return address (the interrupted frame was gone), and those
+    // began at a return address (the interrupted frame was gone), those
     // that began at loop()'s caller while loop()'s compiled code ran before
-    // its frame was built (JVMTI tells where that code lies).
+    // its frame was built (JVMTI tells where that code lies); then of the
+    // same instants walked by ASGST_RunWithIteratorFromFrame from sp, fp and
+    // pc: those that came to their end, and those that held other frames.
     private static native long[] stopSampling();
     // The first walk with other frames, described, or null.
     private static native String firstWrongWalk();
+    private static native String firstWrongWalkFromFrame();
     // Mark the loop for the signal handler.
     private static native void enterLoop();
     private static native void exitLoop();
@@ -98,12 +101,24 @@ public class AsgstReturningFrames {
         long[] r = stopSampling();
         System.out.printf("%d walks in the loop: %d refused, %d with other frames, %d began at a return address, " +
                           "%d at loop()'s caller before loop()'s frame was built%n", r[0], r[1], r[2], r[3], r[4]);
+        System.out.printf("walked from the frame's registers: %d came to their end, %d with other frames%n",
+                          r[5], r[6]);
         String wrong = firstWrongWalk();
         if (wrong != null) {
             System.out.println("first walk with other frames: " + wrong);
         }
+        String wrongFromFrame = firstWrongWalkFromFrame();
+        if (wrongFromFrame != null) {
+            System.out.println("first walk from the frame's registers with other frames: " + wrongFromFrame);
+        }
         check(r[0] >= 10_000, "too few walks in the loop: " + r[0]);
         check(r[2] == 0, r[2] + " walks held other frames than the loop's");
+        check(r[6] == 0, r[6] + " walks from the frame's registers held other frames than the loop's");
+        // Without a link register such a walk refuses in leaves and epilogues
+        // of aarch64, yet the loop's and its callees' bodies, where the thread
+        // spends most of its time, have whole frames: a tenth of the required
+        // walks shows that it walks, not only refuses.
+        check(r[5] >= 1_000, "too few walks from the frame's registers came to their end: " + r[5]);
         // A refusal is no wrong answer, but the walker knows these places.
         check(r[1] * 100 <= r[0], r[1] + " walks refused");
         check(r[3] >= 100, "too few walks began at a return address: " + r[3]);

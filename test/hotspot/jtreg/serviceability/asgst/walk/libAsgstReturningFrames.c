@@ -63,6 +63,12 @@ enum Tag { OTHER, CALLEE, LOOP, DESCEND, MAIN };
 static volatile int in_loop;
 static int depth;
 static volatile long walks, refused, wrong, at_return_address, before_loop_frame;
+/* The same instants walked by ASGST_RunWithIteratorFromFrame from the
+   interrupted sp, fp and pc alone (on aarch64 without the link register,
+   where a leaf's or an epilogue's return address still is). */
+static volatile long from_frame_complete, from_frame_wrong;
+static volatile int from_frame_wrong_recorded;
+static char from_frame_wrong_walk[2048];
 
 /* Where the VM put loop()'s compiled code (JVMTI's CompiledMethodLoad): a
    walk interrupted there before loop() built its frame begins at its caller. */
@@ -255,6 +261,34 @@ static int began_before_loop_frame(const AsgstTestTrace* walk, int complete, con
          holds_frames(walk, complete, 0);
 }
 
+/* A walk from the interrupted frame's registers goes by the same rule: it
+   may refuse where the registers do not tell the caller (a return address
+   still in the link register), never hold other frames. */
+static void check_from_frame(const ucontext_t* uc) {
+  static AsgstTestTrace walk;
+  int complete;
+  walk.count = 0;
+  walk.state = 1;
+  walk.kind = ASGST_RunWithIteratorFromFrame((void*)CTX_SP(uc), (void*)CTX_FP(uc), (void*)CTX_PC(uc), 0,
+                                             asgst_test_record, &walk);
+  complete = walk.kind >= 0 && walk.state == ASGST_NO_FRAME;
+  if (holds_loop_frames(&walk, complete) || began_before_loop_frame(&walk, complete, uc)) {
+    if (complete) {
+      __atomic_fetch_add(&from_frame_complete, 1, __ATOMIC_RELAXED);
+    }
+    return;
+  }
+  __atomic_fetch_add(&from_frame_wrong, 1, __ATOMIC_RELAXED);
+  if (!__atomic_exchange_n(&from_frame_wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
+    size_t used = (size_t)snprintf(from_frame_wrong_walk, sizeof(from_frame_wrong_walk), "pc %p kind %d end %d: ",
+                                   (void*)CTX_PC(uc), walk.kind, walk.state);
+    int i;
+    for (i = 0; i < walk.count && used < sizeof(from_frame_wrong_walk); i++) {
+      asgst_test_describe_frame(from_frame_wrong_walk, sizeof(from_frame_wrong_walk), &used, &walk.frames[i]);
+    }
+  }
+}
+
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   /* Not thread-local: the first access of a dlopen'ed library's thread-local
      variable may call malloc, which deadlocks in a signal handler that
@@ -308,6 +342,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     /* The interrupted code was not the loop's, nor a callee's frame: a callee that returns. */
     __atomic_fetch_add(&at_return_address, 1, __ATOMIC_RELAXED);
   }
+  check_from_frame((const ucontext_t*)ucontext);
 }
 
 static jvmtiEnv* jvmti;
@@ -363,7 +398,7 @@ JNIEXPORT void JNICALL Java_AsgstReturningFrames_startSampling(JNIEnv* env, jcla
 }
 
 JNIEXPORT jlongArray JNICALL Java_AsgstReturningFrames_stopSampling(JNIEnv* env, jclass cls) {
-  jlong values[5];
+  jlong values[7];
   (void)cls;
   timer_delete(timer);
   values[0] = walks;
@@ -371,7 +406,15 @@ JNIEXPORT jlongArray JNICALL Java_AsgstReturningFrames_stopSampling(JNIEnv* env,
   values[2] = wrong;
   values[3] = at_return_address;
   values[4] = before_loop_frame;
-  return asgst_test_long_array(env, values, 5);
+  values[5] = from_frame_complete;
+  values[6] = from_frame_wrong;
+  return asgst_test_long_array(env, values, 7);
+}
+
+JNIEXPORT jstring JNICALL Java_AsgstReturningFrames_firstWrongWalkFromFrame(JNIEnv* env, jclass cls) {
+  (void)cls;
+  return __atomic_load_n(&from_frame_wrong_recorded, __ATOMIC_ACQUIRE)
+         ? (*env)->NewStringUTF(env, from_frame_wrong_walk) : NULL;
 }
 
 static void diag_print_trace(const char* what, const DiagTrace* t, int kind, int state) {
