@@ -108,8 +108,11 @@ public class AsgstHandlerHeapFrames {
     // Frames of deep() below loop(): deep(DEPTH) down to deep(0).
     static final int DEPTH = 60;
     static final int VIRTUAL_THREADS = 8;
-    // Enough walks in loop() for its 1% bounds to be several walks.
+    // Enough walks in loop() for the 1% bound of "whole" to be several walks.
     static final int MIN_WALKS_IN_LOOP = 2000;
+    // "read" and "refused" bound no share of loop()'s walks: they need only
+    // show that loop() ran while sampled, its frames frozen below it.
+    static final int MIN_WALKS_IN_LOOP_UNBOUNDED = 200;
 
     // Samples the calling OS thread (a carrier) every intervalMicros of
     // wall-clock time, once per carrier; the first call names the methods.
@@ -120,11 +123,14 @@ public class AsgstHandlerHeapFrames {
     private static native long[] stopSampling();
     // The first wrong walk, frame by frame, or null.
     private static native String firstWrongWalk();
+    // The top frames' methods of the walks outside loop(), with their walks.
+    private static native String topMethodsOutsideLoop();
 
     static final String[] COUNTS = {
         "walks", "walks in loop", "whole in loop", "ended in heap in loop", "other errors in loop",
         "wrong walks", "walks with heap frames", "walks ended in heap",
-        "walks from a frame", "walks from a frame with heap frames"
+        "walks from a frame", "walks from a frame with heap frames",
+        "walks refused", "walks refused in an unsafe state (a collection)"
     };
 
     static volatile boolean running = true;
@@ -148,11 +154,15 @@ public class AsgstHandlerHeapFrames {
         // Enough walks in loop() for a 1% share to be several walks. How much
         // of a carrier's time loop() takes beside its yields (each freezes
         // and thaws its 60 frames) differs by collector, CPU and emulator:
-        // 12-97% of the walks on x86_64; under qemu's aarch64 93% with G1,
-        // 3% with Parallel and Serial. So the sampling goes on, a second at
-        // a time (up to 16 more), until loop() has its walks.
+        // 12-97% of the walks on x86_64; under qemu's aarch64 93% with G1.
+        // With collections under Parallel and Serial, most walks outside
+        // loop() stand in yield (the freeze, slow once the stack chunks are
+        // old), or are refused during a collection: 1-3% in loop() under
+        // qemu. So the sampling goes on, a second at a time (up to 16 more),
+        // until loop() has its walks.
+        int minWalksInLoop = expected.equals("whole") ? MIN_WALKS_IN_LOOP : MIN_WALKS_IN_LOOP_UNBOUNDED;
         Thread.sleep(4000L * factor);
-        for (int extra = 0; walksInLoop() < MIN_WALKS_IN_LOOP && extra < 16; extra++) {
+        for (int extra = 0; walksInLoop() < minWalksInLoop && extra < 16; extra++) {
             Thread.sleep(1000L * factor);
         }
         running = false;
@@ -166,12 +176,13 @@ public class AsgstHandlerHeapFrames {
             line.append(i == 0 ? "" : ", ").append(r[i]).append(' ').append(COUNTS[i]);
         }
         System.out.println(line);
+        System.out.println("top frames outside loop(): " + topMethodsOutsideLoop());
         String wrong = firstWrongWalk();
         if (wrong != null) {
             System.out.println("first wrong walk: " + wrong);
         }
         long inLoop = r[1];
-        check(inLoop >= MIN_WALKS_IN_LOOP, "too few walks in loop(): " + inLoop);
+        check(inLoop >= minWalksInLoop, "too few walks in loop(): " + inLoop);
         check(r[5] == 0, r[5] + " wrong walks: a walk that ended at the bottom without all of deep()'s frames");
         // One walk in four is by ASGST_RunWithIteratorFromFrame (x86_64 and
         // aarch64), held to the same rule.

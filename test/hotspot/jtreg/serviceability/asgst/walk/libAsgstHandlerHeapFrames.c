@@ -46,7 +46,7 @@
 
 enum {
   WALKS, IN_LOOP, WHOLE_IN_LOOP, IN_HEAP_IN_LOOP, OTHER_ERRORS_IN_LOOP, WRONG, WITH_HEAP_FRAMES, IN_HEAP,
-  FROM_FRAME_WALKS, FROM_FRAME_WITH_HEAP_FRAMES, COUNTS
+  FROM_FRAME_WALKS, FROM_FRAME_WITH_HEAP_FRAMES, REFUSED, REFUSED_UNSAFE_STATE, COUNTS
 };
 static volatile long counts[COUNTS];
 
@@ -59,6 +59,36 @@ static char wrong_walk[4096];
 
 static void add(int counter) {
   __atomic_fetch_add(&counts[counter], 1, __ATOMIC_RELAXED);
+}
+
+/* The top frames' methods of the walks outside loop() (the first ones met;
+   null for a walk without frames): where the carriers' time went. */
+#define TOP_METHODS 8
+static ASGST_Method top_methods[TOP_METHODS];
+static volatile int top_methods_used[TOP_METHODS];
+static volatile long top_method_walks[TOP_METHODS + 1];  /* the last: other methods */
+
+static void count_top_method(ASGST_Method method) {
+  int i;
+  for (i = 0; i < TOP_METHODS; i++) {
+    int used = __atomic_load_n(&top_methods_used[i], __ATOMIC_ACQUIRE);
+    if (used == 0) {
+      int expected = 0;
+      if (__atomic_compare_exchange_n(&top_methods_used[i], &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        top_methods[i] = method;
+        __atomic_store_n(&top_methods_used[i], 2, __ATOMIC_RELEASE);
+        break;
+      }
+      used = expected;
+    }
+    while (used == 1) {  /* another handler is writing the slot's method */
+      used = __atomic_load_n(&top_methods_used[i], __ATOMIC_ACQUIRE);
+    }
+    if (top_methods[i] == method) {
+      break;
+    }
+  }
+  __atomic_fetch_add(&top_method_walks[i], 1, __ATOMIC_RELAXED);
 }
 
 static void check_walk(ASGST_Iterator* iterator, void* arg) {
@@ -80,6 +110,9 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
   }
   state = ASGST_State(iterator);
   in_loop = count > 0 && (first.method == loop_method || first.method == compute_method);
+  if (!in_loop) {
+    count_top_method(count > 0 ? first.method : NULL);
+  }
   /* Complete (the walk came to its end) below loop() means every frame of
      deep() and Continuation.enter last; more frames of deep() are never right. */
   wrong = deep > deep_frames ||
@@ -124,6 +157,17 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
   }
 }
 
+/* A walk refused before its first frame; ASGST_UNSAFE_STATE among them is
+   one taken during a stop-the-world collection (profile.h). */
+static void count_refusal(int kind) {
+  if (kind < 0) {
+    add(REFUSED);
+  }
+  if (kind == ASGST_UNSAFE_STATE) {
+    add(REFUSED_UNSAFE_STATE);
+  }
+}
+
 static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   /* A counter of all carriers: a dlopen'ed library's thread-local variable
      may call malloc at its first access. */
@@ -143,22 +187,23 @@ static void on_signal(int signo, siginfo_t* siginfo, void* ucontext) {
   from_frame = (k & 3) == 3;
 #if defined(__x86_64__)
   if (from_frame) {
-    ASGST_RunWithIteratorFromFrame((void*)m->gregs[REG_RSP], (void*)m->gregs[REG_RBP], (void*)m->gregs[REG_RIP], 0,
-                                   check_walk, &from_frame);
+    count_refusal(ASGST_RunWithIteratorFromFrame((void*)m->gregs[REG_RSP], (void*)m->gregs[REG_RBP],
+                                                 (void*)m->gregs[REG_RIP], 0, check_walk, &from_frame));
     return;
   }
 #elif defined(__aarch64__)
   if (from_frame) {
-    ASGST_RunWithIteratorFromFrame((void*)m->sp, (void*)m->regs[29], (void*)m->pc, 0, check_walk, &from_frame);
+    count_refusal(ASGST_RunWithIteratorFromFrame((void*)m->sp, (void*)m->regs[29], (void*)m->pc, 0, check_walk,
+                                                 &from_frame));
     return;
   }
 #endif
   from_frame = 0;
   if ((k & 3) == 2) {
     /* The walk of a thread by its id, here the calling one, goes by the same rule. */
-    ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), ucontext, 0, check_walk, &from_frame);
+    count_refusal(ASGST_RunWithIteratorOfThread((jlong)syscall(SYS_gettid), ucontext, 0, check_walk, &from_frame));
   } else {
-    ASGST_RunWithIterator(ucontext, 0, check_walk, &from_frame);
+    count_refusal(ASGST_RunWithIterator(ucontext, 0, check_walk, &from_frame));
   }
 }
 
@@ -200,6 +245,24 @@ JNIEXPORT jlong JNICALL Java_AsgstHandlerHeapFrames_walksInLoop(JNIEnv* env, jcl
   (void)env;
   (void)cls;
   return __atomic_load_n(&counts[IN_LOOP], __ATOMIC_RELAXED);
+}
+
+JNIEXPORT jstring JNICALL Java_AsgstHandlerHeapFrames_topMethodsOutsideLoop(JNIEnv* env, jclass cls) {
+  char text[1024], name[64];
+  size_t used = 0;
+  int i;
+  (void)cls;
+  text[0] = 0;
+  for (i = 0; i <= TOP_METHODS && used < sizeof(text); i++) {
+    long walks = top_method_walks[i];
+    const char* shown = i == TOP_METHODS ? "other methods"
+                        : top_methods[i] == NULL ? "no frame"
+                        : asgst_test_method_name(top_methods[i], name, sizeof(name)) ? name : "?";
+    if (walks > 0) {
+      used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s %ld", used == 0 ? "" : ", ", shown, walks);
+    }
+  }
+  return (*env)->NewStringUTF(env, text);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstHandlerHeapFrames_firstWrongWalk(JNIEnv* env, jclass cls) {
