@@ -152,14 +152,14 @@ public class AsgstHandlerHeapFrames {
             }));
         }
         // Enough walks in loop() for a 1% share to be several walks. How much
-        // of a carrier's time loop() takes beside its yields (each freezes
-        // and thaws its 60 frames) differs by collector, CPU and emulator:
-        // 12-97% of the walks on x86_64; under qemu's aarch64 93% with G1.
-        // With collections under Parallel and Serial, most walks outside
-        // loop() stand in yield (the freeze, slow once the stack chunks are
-        // old), or are refused during a collection: 1-3% in loop() under
-        // qemu. So the sampling goes on, a second at a time (up to 16 more),
-        // until loop() has its walks.
+        // of a carrier's time loop() takes beside its yields differs by
+        // collector, CPU and emulator: under Parallel and Serial most walks
+        // outside loop() stand in yield (x86_64, with 20,000 iterations of
+        // compute() a yield: 70% of the walks, against 0.1% with G1; under
+        // qemu's aarch64 up to 99% in some runs, 7% in others), or are
+        // refused during a collection. compute() does 200,000 a yield, and
+        // the sampling goes on, a second at a time (up to 16 more), until
+        // loop() has its walks.
         int minWalksInLoop = expected.equals("whole") ? MIN_WALKS_IN_LOOP : MIN_WALKS_IN_LOOP_UNBOUNDED;
         Thread.sleep(4000L * factor);
         for (int extra = 0; walksInLoop() < minWalksInLoop && extra < 16; extra++) {
@@ -236,7 +236,7 @@ public class AsgstHandlerHeapFrames {
     }
 
     static long compute(long x) {
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 200_000; i++) {
             x = x * 31 + i;
         }
         return x;

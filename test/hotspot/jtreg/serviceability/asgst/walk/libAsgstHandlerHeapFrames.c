@@ -63,7 +63,8 @@ static void add(int counter) {
 
 /* The top frames' methods of the walks outside loop() (the first ones met;
    null for a walk without frames): where the carriers' time went. */
-#define TOP_METHODS 8
+#define TOP_METHODS 64
+#define TOP_METHODS_SHOWN 8
 static ASGST_Method top_methods[TOP_METHODS];
 static volatile int top_methods_used[TOP_METHODS];
 static volatile long top_method_walks[TOP_METHODS + 1];  /* the last: other methods */
@@ -250,17 +251,36 @@ JNIEXPORT jlong JNICALL Java_AsgstHandlerHeapFrames_walksInLoop(JNIEnv* env, jcl
 JNIEXPORT jstring JNICALL Java_AsgstHandlerHeapFrames_topMethodsOutsideLoop(JNIEnv* env, jclass cls) {
   char text[1024], name[64];
   size_t used = 0;
-  int i;
+  long shown_walks[TOP_METHODS + 1], others;
+  int i, n;
   (void)cls;
   text[0] = 0;
-  for (i = 0; i <= TOP_METHODS && used < sizeof(text); i++) {
-    long walks = top_method_walks[i];
-    const char* shown = i == TOP_METHODS ? "other methods"
-                        : top_methods[i] == NULL ? "no frame"
-                        : asgst_test_method_name(top_methods[i], name, sizeof(name)) ? name : "?";
-    if (walks > 0) {
-      used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s %ld", used == 0 ? "" : ", ", shown, walks);
+  for (i = 0; i <= TOP_METHODS; i++) {
+    shown_walks[i] = top_method_walks[i];
+  }
+  /* The methods with the most walks first; the rest summed. */
+  for (n = 0; n < TOP_METHODS_SHOWN && used < sizeof(text); n++) {
+    int best = -1;
+    for (i = 0; i < TOP_METHODS; i++) {
+      if (shown_walks[i] > 0 && (best < 0 || shown_walks[i] > shown_walks[best])) {
+        best = i;
+      }
     }
+    if (best < 0) {
+      break;
+    }
+    used += (size_t)snprintf(text + used, sizeof(text) - used, "%s%s %ld", n == 0 ? "" : ", ",
+                             top_methods[best] == NULL ? "no frame"
+                             : asgst_test_method_name(top_methods[best], name, sizeof(name)) ? name : "?",
+                             shown_walks[best]);
+    shown_walks[best] = 0;
+  }
+  others = 0;
+  for (i = 0; i <= TOP_METHODS; i++) {
+    others += shown_walks[i];
+  }
+  if (others > 0 && used < sizeof(text)) {
+    snprintf(text + used, sizeof(text) - used, "%sother methods %ld", used == 0 ? "" : ", ", others);
   }
   return (*env)->NewStringUTF(env, text);
 }
