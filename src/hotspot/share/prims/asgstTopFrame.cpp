@@ -30,6 +30,7 @@
 #include "gc/shared/collectedHeap.hpp"
 #include "interpreter/interpreter.hpp"
 #include "memory/universe.hpp"
+#include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
