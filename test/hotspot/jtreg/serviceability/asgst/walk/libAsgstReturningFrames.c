@@ -261,6 +261,15 @@ static int began_before_loop_frame(const AsgstTestTrace* walk, int complete, con
          holds_frames(walk, complete, 0);
 }
 
+/* A wrong walk, for its report: the interrupted pc, the walk's end, its frames. */
+static void describe_walk(char* text, size_t size, greg_t pc, const AsgstTestTrace* walk) {
+  size_t used = (size_t)snprintf(text, size, "pc %p kind %d end %d: ", (void*)pc, walk->kind, walk->state);
+  int i;
+  for (i = 0; i < walk->count && used < size; i++) {
+    asgst_test_describe_frame(text, size, &used, &walk->frames[i]);
+  }
+}
+
 /* A walk from the interrupted frame's registers goes by the same rule: it
    may refuse where the registers do not tell the caller (a return address
    still in the link register), never hold other frames. */
@@ -280,12 +289,7 @@ static void check_from_frame(const ucontext_t* uc) {
   }
   __atomic_fetch_add(&from_frame_wrong, 1, __ATOMIC_RELAXED);
   if (!__atomic_exchange_n(&from_frame_wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
-    size_t used = (size_t)snprintf(from_frame_wrong_walk, sizeof(from_frame_wrong_walk), "pc %p kind %d end %d: ",
-                                   (void*)CTX_PC(uc), walk.kind, walk.state);
-    int i;
-    for (i = 0; i < walk.count && used < sizeof(from_frame_wrong_walk); i++) {
-      asgst_test_describe_frame(from_frame_wrong_walk, sizeof(from_frame_wrong_walk), &used, &walk.frames[i]);
-    }
+    describe_walk(from_frame_wrong_walk, sizeof(from_frame_wrong_walk), (greg_t)CTX_PC(uc), &walk);
   }
 }
 
@@ -325,12 +329,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     __atomic_fetch_add(&wrong, 1, __ATOMIC_RELAXED);
     diag_record(diag, &diag_count, (const ucontext_t*)ucontext, &walk, walk_number);
     if (!__atomic_exchange_n(&wrong_recorded, 1, __ATOMIC_ACQ_REL)) {
-      size_t used = (size_t)snprintf(wrong_walk, sizeof(wrong_walk), "pc %p kind %d end %d: ", (void*)pc,
-                                     walk.kind, walk.state);
-      int i;
-      for (i = 0; i < walk.count && used < sizeof(wrong_walk); i++) {
-        asgst_test_describe_frame(wrong_walk, sizeof(wrong_walk), &used, &walk.frames[i]);
-      }
+      describe_walk(wrong_walk, sizeof(wrong_walk), pc, &walk);
     }
   } else if (!complete) {
     __atomic_fetch_add(&refused, 1, __ATOMIC_RELAXED);
