@@ -15,8 +15,12 @@
 # Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
 #   RUNS=5                        rounds
 #   WORKLOADS="h2 xalan rhino"    real programs of the stress tier (bench/overhead/), or
-#                                 the kernels streams, parallel-streams and forkjoin
+#                                 the kernels streams, parallel-streams, forkjoin and tree
 #                                 (bench/overhead/ParallelWork.java)
+#   DURATION=4s                   the kernels run for a fixed time instead of a fixed
+#                                 amount of work, and are measured by rounds per second,
+#                                 warm-up included and (a table of its own) after
+#   WARM_UP=2                     seconds; the real programs always do a fixed amount
 #   INTERVALS="10ms 1ms 100us"    JFR's execution sampler: 1 ms and more
 #   THREADS=2                     threads of each workload
 #   BASELINE_IMAGE=DIR            another image of the VM (a build before a change, in

@@ -43,23 +43,116 @@ import java.util.stream.IntStream;
  *                     round on a ForkJoinPool of THREADS workers
  *   forkjoin          k-means, each step a RecursiveTask tree on a
  *                     ForkJoinPool of THREADS workers
- * Prints the elapsed milliseconds and a checksum that depends on all the work.
- * Usage: ParallelWork KERNEL ROUNDS THREADS
+ *   tree              a recursive task tree: an unbalanced random tree summed
+ *                     by a RecursiveTask per subtree on a ForkJoinPool of
+ *                     THREADS workers, deep recursion included
+ * A fixed amount of work (ROUNDS rounds; of each thread for streams) prints
+ * the elapsed milliseconds. A fixed time (SECONDS, as "4s") prints the rounds
+ * done and the rounds per second, warm-up included and after WARMUP seconds
+ * (Budget): "rounds N per-second R after-warm-up A". Both print a checksum
+ * of the work to stderr.
+ * Usage: ParallelWork KERNEL ROUNDS|SECONDSs THREADS [WARMUP]
  */
 public class ParallelWork {
     public static void main(String[] args) throws Exception {
         String kernel = args[0];
-        int rounds = Integer.parseInt(args[1]);
         int threads = Integer.parseInt(args[2]);
-        long start = System.nanoTime();
+        Budget budget = args[1].endsWith("s")
+            ? Budget.ofTime(Double.parseDouble(args[1].substring(0, args[1].length() - 1)),
+                            args.length > 3 ? Double.parseDouble(args[3]) : 0)
+            : Budget.ofRounds(Integer.parseInt(args[1]));
         long checksum = switch (kernel) {
-            case "streams" -> streams(rounds, threads);
-            case "parallel-streams" -> parallelStreams(rounds, threads);
-            case "forkjoin" -> forkJoin(rounds, threads);
+            case "streams" -> streams(budget, threads);
+            case "parallel-streams" -> parallelStreams(budget, threads);
+            case "forkjoin" -> forkJoin(budget, threads);
+            case "tree" -> tree(budget, threads);
             default -> throw new IllegalArgumentException("unknown kernel " + kernel);
         };
-        System.out.println((System.nanoTime() - start) / 1_000_000);
+        System.out.println(budget.report());
         System.err.println("checksum " + checksum);
+    }
+
+    // How long a kernel runs: a number of rounds per loop, or rounds until a
+    // time is up. The clock starts with the VM's first kernel code, warm-up
+    // included. A run of fixed time reports the rounds per second of each
+    // loop from its start to the end of its last round (the round under way
+    // when the time is up is finished: a round cut off would count for
+    // nothing or for a whole one), summed over the loops; and the same from
+    // the first round that ends after the warm-up.
+    static final class Budget {
+        final long start = System.nanoTime();
+        final int rounds;        // per loop; 0 in a run of fixed time
+        final long end, warmEnd; // nanoTime of the time's end, of the warm-up's end
+        final List<Loop> loops = new ArrayList<>();
+
+        private Budget(int rounds, double seconds, double warmUp) {
+            if (rounds < 0 || warmUp < 0 || (rounds == 0 && warmUp >= seconds)) {
+                throw new IllegalArgumentException(rounds + " rounds, warm-up " + warmUp + " s in " + seconds + " s");
+            }
+            this.rounds = rounds;
+            this.end = start + (long) (seconds * 1e9);
+            this.warmEnd = start + (long) (warmUp * 1e9);
+        }
+
+        static Budget ofRounds(int rounds) {
+            return new Budget(rounds, 0, 0);
+        }
+
+        static Budget ofTime(double seconds, double warmUp) {
+            return new Budget(0, seconds, warmUp);
+        }
+
+        // One loop of rounds, used by one thread.
+        synchronized Loop loop() {
+            Loop loop = new Loop();
+            loops.add(loop);
+            return loop;
+        }
+
+        final class Loop {
+            int done;                 // rounds
+            long lastEnd = start;     // when the last round ended
+            long warmStart = -1;      // when the first round after the warm-up ended
+            int doneAfterWarmStart;
+
+            boolean more() {
+                return rounds > 0 ? done < rounds : System.nanoTime() < end;
+            }
+
+            void roundDone() {
+                long now = System.nanoTime();
+                done++;
+                lastEnd = now;
+                if (warmStart >= 0) {
+                    doneAfterWarmStart++;
+                } else if (now >= warmEnd) {
+                    warmStart = now;
+                }
+            }
+
+            double perSecond() {
+                return done / ((lastEnd - start) / 1e9);
+            }
+
+            double perSecondAfterWarmUp() {
+                return doneAfterWarmStart == 0 ? Double.NaN : doneAfterWarmStart / ((lastEnd - warmStart) / 1e9);
+            }
+        }
+
+        // The threads of the loops have ended (joined, or the pool's task returned).
+        synchronized String report() {
+            if (rounds > 0) {
+                return Long.toString((System.nanoTime() - start) / 1_000_000);
+            }
+            int done = 0;
+            double perSecond = 0, afterWarmUp = 0;
+            for (Loop loop : loops) {
+                done += loop.done;
+                perSecond += loop.perSecond();
+                afterWarmUp += loop.perSecondAfterWarmUp();
+            }
+            return String.format("rounds %d per-second %.3f after-warm-up %.3f", done, perSecond, afterWarmUp);
+        }
     }
 
     // ---- streams: score the words of a text, keep the best ---------------------------------
@@ -84,14 +177,15 @@ public class ParallelWork {
         return score * (word.chars().distinct().count() == word.length() ? 2 : 1);
     }
 
-    static long streams(int rounds, int threads) throws InterruptedException {
+    static long streams(Budget budget, int threads) throws InterruptedException {
         long[] sums = new long[threads];
         Thread[] workers = new Thread[threads];
         for (int t = 0; t < threads; t++) {
             int id = t;
             workers[t] = new Thread(() -> {
                 String[] text = words(new SplittableRandom(id), 20_000);
-                for (int round = 0; round < rounds; round++) {
+                Budget.Loop loop = budget.loop();
+                for (int round = 0; loop.more(); round++) {
                     int shift = round;
                     Map<Integer, List<String>> byLength = Arrays.stream(text)
                         .filter(w -> w.charAt(0) != (char) ('a' + shift % 26))
@@ -101,6 +195,7 @@ public class ParallelWork {
                         .map(list -> list.stream().sorted(Comparator.comparingInt(ParallelWork::score).reversed())
                                          .limit(10).mapToInt(ParallelWork::score).sum())
                         .mapToLong(Integer::longValue).sum();
+                    loop.roundDone();
                 }
             });
             workers[t].start();
@@ -152,7 +247,7 @@ public class ParallelWork {
         return result;
     }
 
-    static long parallelStreams(int rounds, int threads) throws Exception {
+    static long parallelStreams(Budget budget, int threads) throws Exception {
         SplittableRandom random = new SplittableRandom(42);
         Map<String, List<String>> dictionary = Arrays.stream(words(random, 5_000)).distinct()
             .collect(Collectors.groupingBy(ParallelWork::digitsOf));
@@ -167,10 +262,12 @@ public class ParallelWork {
         ForkJoinPool pool = new ForkJoinPool(threads);
         long sum = 0;
         try {
-            for (int round = 0; round < rounds; round++) {
+            Budget.Loop loop = budget.loop();
+            for (int round = 0; loop.more(); round++) {
                 sum += pool.submit(() -> Arrays.stream(numbers).parallel()
                     .mapToLong(n -> encodings(n, dictionary).stream().mapToLong(List::size).sum())
                     .sum()).get();
+                loop.roundDone();
             }
         } finally {
             pool.shutdown();
@@ -230,7 +327,7 @@ public class ParallelWork {
         }
     }
 
-    static long forkJoin(int rounds, int threads) {
+    static long forkJoin(Budget budget, int threads) {
         SplittableRandom random = new SplittableRandom(7);
         double[][] points = new double[100_000][DIMENSIONS];
         for (double[] p : points) {
@@ -242,7 +339,8 @@ public class ParallelWork {
         ForkJoinPool pool = new ForkJoinPool(threads);
         long checksum = 0;
         try {
-            for (int round = 0; round < rounds; round++) {
+            Budget.Loop loop = budget.loop();
+            for (int round = 0; loop.more(); round++) {
                 double[][] centers = IntStream.range(0, CLUSTERS).mapToObj(c -> points[c * 997].clone())
                     .toArray(double[][]::new);
                 for (int step = 0; step < 10; step++) {
@@ -255,6 +353,91 @@ public class ParallelWork {
                 }
                 checksum += Arrays.stream(centers).map(Function.identity())
                     .mapToLong(c -> Math.round(Arrays.stream(c).sum())).sum();
+                loop.roundDone();
+            }
+        } finally {
+            pool.shutdown();
+        }
+        return checksum;
+    }
+
+    // ---- tree: a recursive task tree ---------------------------------------------------------
+
+    static final int TREE_NODES = 300_000, TREE_LEAF = 2_000, NODE_WORK = 16;
+
+    static final class Node {
+        final long value;
+        final int size;
+        final Node left, right;
+
+        Node(long value, Node left, Node right) {
+            this.value = value; this.left = left; this.right = right;
+            this.size = 1 + size(left) + size(right);
+        }
+    }
+
+    static int size(Node node) {
+        return node == null ? 0 : node.size;
+    }
+
+    // A tree of count nodes whose every split is uneven at random (5-95%):
+    // deeper than a balanced tree, and its subtrees' tasks of any size.
+    static Node randomTree(SplittableRandom random, int count) {
+        if (count == 0) {
+            return null;
+        }
+        int left = (int) ((count - 1) * (0.05 + 0.9 * random.nextDouble()));
+        return new Node(random.nextLong(), randomTree(random, left), randomTree(random, count - 1 - left));
+    }
+
+    static long mix(long x) {
+        x ^= x >>> 33;
+        x *= 0xff51afd7ed558ccdL;
+        return x ^ (x >>> 33);
+    }
+
+    // A node's hash from its subtrees' (the same however the tree is split into tasks).
+    static long combine(Node node, int round, long left, long right) {
+        long h = node.value ^ round;
+        for (int i = 0; i < NODE_WORK; i++) {
+            h = mix(h + left);
+        }
+        return h ^ (right * 31);
+    }
+
+    static long hash(Node node, int round) {
+        return node == null ? round : combine(node, round, hash(node.left, round), hash(node.right, round));
+    }
+
+    static final class HashTree extends RecursiveTask<Long> {
+        final Node node;
+        final int round;
+
+        HashTree(Node node, int round) {
+            this.node = node; this.round = round;
+        }
+
+        @Override
+        protected Long compute() {
+            if (size(node) <= TREE_LEAF) {
+                return hash(node, round);
+            }
+            HashTree left = new HashTree(node.left, round);
+            left.fork();
+            long right = new HashTree(node.right, round).compute();
+            return combine(node, round, left.join(), right);
+        }
+    }
+
+    static long tree(Budget budget, int threads) {
+        Node root = randomTree(new SplittableRandom(11), TREE_NODES);
+        ForkJoinPool pool = new ForkJoinPool(threads);
+        long checksum = 0;
+        try {
+            Budget.Loop loop = budget.loop();
+            for (int round = 0; loop.more(); round++) {
+                checksum += pool.invoke(new HashTree(root, round));
+                loop.roundDone();
             }
         } finally {
             pool.shutdown();

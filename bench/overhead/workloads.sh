@@ -9,7 +9,7 @@ default_rounds() {
     h2) echo 30 ;; xalan) echo 70 ;; rhino) echo 100 ;; jython) echo 80 ;;
     batik) echo 22 ;; fop) echo 45 ;; clojure) echo 170 ;;
     # The kernels of bench/overhead/ParallelWork.java (THREADS workers).
-    streams) echo 10 ;; parallel-streams) echo 80 ;; forkjoin) echo 40 ;;
+    streams) echo 10 ;; parallel-streams) echo 80 ;; forkjoin) echo 40 ;; tree) echo 600 ;;
     *) echo "unknown workload $1" >&2; exit 1 ;;
   esac
 }

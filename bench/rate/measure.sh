@@ -10,6 +10,8 @@ runs=${RUNS:-5}
 workloads=${WORKLOADS:-h2 xalan rhino}
 intervals=${INTERVALS:-10ms 1ms 100us}
 threads=${THREADS:-2}
+duration=${DURATION:-}    # e.g. 4s: the kernels run for a fixed time (bench/overhead/ParallelWork.java)
+warm_up=${WARM_UP:-2}     # seconds of a fixed-time run before its rate after warm-up
 classes="$out/classes"
 . "$repo/bench/overhead/workloads.sh"
 
@@ -73,8 +75,26 @@ run_once() {  # workload run config
       samples=$("$image/bin/jfr" summary "$out/x.jfr" 2>/dev/null | awk -v e="$event" '$1 == e { print $2 }') || true
       [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-recording; } ;;
   esac
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
-      "$samples" "${note:--}" >> "$out/rate-runs.tsv"
+  if [ -n "$timed" ]; then
+    # A run of fixed time: seconds per round stand in for the wall time of a
+    # fixed amount of work, so every ratio below means the same.
+    local rates
+    rates=$(sed -n 's/^rounds [0-9]* per-second \([0-9.]*\) after-warm-up \([0-9.]*\)$/\1 \2/p' "$out/last.out")
+    if [ -z "$rates" ] || [ "$code" != 0 ]; then
+      [ "$code" != 0 ] || code=no-rate
+      rates="0 0"
+    fi
+    local all after
+    read -r all after <<< "$rates"
+    for kind_rate in "$workload:$all" "$workload, after warm-up:$after"; do
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${kind_rate%:*}" "$name" "$interval" "$run" "$code" \
+          "$(awk -v r="${kind_rate##*:}" 'BEGIN { printf "%.6f", (r > 0 ? 1 / r : 0) }')" "$cpu" "$samples" \
+          "${note:--}" >> "$out/rate-runs.tsv"
+    done
+  else
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
+        "$samples" "${note:--}" >> "$out/rate-runs.tsv"
+  fi
   if [ "$code" != 0 ]; then
     echo "failed: $workload, $name, $interval, run $run: exit $code" >&2
     tail -5 "$out/last.err" | sed 's/^/    /' >&2
@@ -82,12 +102,21 @@ run_once() {  # workload run config
 }
 
 for workload in $workloads; do
+  timed=
   case $workload in
-    streams|parallel-streams|forkjoin)
-      cp=$classes main="ParallelWork $workload $(default_rounds "$workload") $threads" ;;
+    streams|parallel-streams|forkjoin|tree)
+      if [ -n "$duration" ]; then
+        timed=1 main="ParallelWork $workload $duration $threads $warm_up"
+        size="for $duration, rate after $warm_up s of warm-up in its own table; s per round"
+      else
+        main="ParallelWork $workload $(default_rounds "$workload") $threads"
+        size="$(default_rounds "$workload") iterations on each of $threads threads; wall s"
+      fi
+      cp=$classes ;;
     *)
       cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
-      main="RealWork $workload $(default_rounds "$workload") $threads" ;;
+      main="RealWork $workload $(default_rounds "$workload") $threads"
+      size="$(default_rounds "$workload") iterations on each of $threads threads; wall s" ;;
   esac
   count=${#configs[@]}
   for run in $(seq "$runs"); do
@@ -96,7 +125,10 @@ for workload in $workloads; do
       run_once "$workload" "$run" "${configs[$(( (i + run - 1) % count ))]}"
     done
   done
-  awk -F'\t' -v w="$workload" -v runs="$runs" -v rounds="$(default_rounds "$workload")" -v threads="$threads" '
+  names=("$workload")
+  [ -z "$timed" ] || names+=("$workload, after warm-up")
+  for w in "${names[@]}"; do
+  awk -F'\t' -v w="$w" -v runs="$runs" -v size="$size" '
     function sorted(list, a,    n, i, j, t) {
       n = split(list, a, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -121,8 +153,9 @@ for workload in $workloads; do
       rounds_of[key] = rounds_of[key] " " $4
     }
     END {
-      printf "%s (%s iterations on each of %d threads), %d rounds:\n\n", w, rounds, threads, runs
-      print "| configuration | interval | wall s median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | note |"
+      unit = size; sub(/.*; /, "", unit)
+      printf "%s (%s), %d rounds:\n\n", w, size, runs
+      print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | note |"
       print "| --- | --- | --- | --- | --- | --- | --- |"
       for (k = 1; k <= keys; k++) {
         key = order[k]; split(key, p, SUBSEP)
@@ -138,8 +171,8 @@ for workload in $workloads; do
       }
       print ""
       # The goals of doc/performance.md, from the same rounds. Throughput
-      # kept: the work is fixed, so it is no profiler'"'"'s wall time over the
-      # configuration'"'"'s (warm-up included), median of the rounds.
+      # kept: no profiler'"'"'s wall time (or seconds per round) over the
+      # configuration'"'"'s, median of the rounds.
       print "Goals (median of the rounds, lowest-highest):"
       print ""
       for (k = 1; k <= keys; k++) {
@@ -175,7 +208,8 @@ for workload in $workloads; do
         }
       }
       print ""
-    }' "$out/rate-runs.tsv" | tee "$out/rate-$workload.md"
+    }' "$out/rate-runs.tsv" | tee "$out/rate-${w//[ ,]/-}.md"
+  done
 done
 rm -f "$out/x.jfr" "$out/profile.collapsed" "$out/last.out" "$out/last.err" "$out/time.txt"
 if awk -F'\t' 'NR > 1 && $5 != 0 { bad = 1 } END { exit !bad }' "$out/rate-runs.tsv"; then
