@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
@@ -112,46 +113,51 @@ public class ParallelWork {
         final class Loop {
             int done;                 // rounds
             long lastEnd = start;     // when the last round ended
-            long warmStart = -1;      // when the first round after the warm-up ended
+            boolean warm;             // whether a round ended after the warm-up
+            long warmStart;           // when the first such round ended
             int doneAfterWarmStart;
 
             boolean more() {
-                return rounds > 0 ? done < rounds : System.nanoTime() < end;
+                return rounds > 0 ? done < rounds : System.nanoTime() - end < 0;
             }
 
             void roundDone() {
                 long now = System.nanoTime();
                 done++;
                 lastEnd = now;
-                if (warmStart >= 0) {
+                if (warm) {
                     doneAfterWarmStart++;
-                } else if (now >= warmEnd) {
+                } else if (now - warmEnd >= 0) {
+                    warm = true;
                     warmStart = now;
                 }
             }
-
-            double perSecond() {
-                return done / ((lastEnd - start) / 1e9);
-            }
-
-            double perSecondAfterWarmUp() {
-                return doneAfterWarmStart == 0 ? Double.NaN : doneAfterWarmStart / ((lastEnd - warmStart) / 1e9);
-            }
         }
 
-        // The threads of the loops have ended (joined, or the pool's task returned).
+        // The threads of the loops have ended (joined, or the pool's task
+        // returned). A rate that no round measured is "-": a loop without
+        // rounds after the warm-up makes the sum unknown.
         synchronized String report() {
             if (rounds > 0) {
                 return Long.toString((System.nanoTime() - start) / 1_000_000);
             }
             int done = 0;
             double perSecond = 0, afterWarmUp = 0;
+            boolean afterWarmUpKnown = true;
             for (Loop loop : loops) {
                 done += loop.done;
-                perSecond += loop.perSecond();
-                afterWarmUp += loop.perSecondAfterWarmUp();
+                if (loop.done > 0) {
+                    perSecond += loop.done / ((loop.lastEnd - start) / 1e9);
+                }
+                if (loop.doneAfterWarmStart > 0) {
+                    afterWarmUp += loop.doneAfterWarmStart / ((loop.lastEnd - loop.warmStart) / 1e9);
+                } else {
+                    afterWarmUpKnown = false;
+                }
             }
-            return String.format("rounds %d per-second %.3f after-warm-up %.3f", done, perSecond, afterWarmUp);
+            return String.format(Locale.ROOT, "rounds %d per-second %s after-warm-up %s", done,
+                                 done > 0 ? String.format(Locale.ROOT, "%.3f", perSecond) : "-",
+                                 afterWarmUpKnown && !loops.isEmpty() ? String.format(Locale.ROOT, "%.3f", afterWarmUp) : "-");
         }
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The measuring half of bench/run-rate-overhead-benchmark.sh, run inside the
 # build environment. Writes OUT/rate-runs.tsv (every run) and prints one
-# Markdown table per workload (also OUT/rate-WORKLOAD.md).
+# Markdown table per workload (also OUT/rate-WORKLOAD.md; with DURATION a
+# second one per kernel, OUT/rate-WORKLOAD--after-warm-up.md).
 # Usage: measure.sh IMAGE AGENT OUT
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,6 +13,11 @@ intervals=${INTERVALS:-10ms 1ms 100us}
 threads=${THREADS:-2}
 duration=${DURATION:-}    # e.g. 4s: the kernels run for a fixed time (bench/overhead/ParallelWork.java)
 warm_up=${WARM_UP:-2}     # seconds of a fixed-time run before its rate after warm-up
+if [ -n "$duration" ]; then
+  awk -v d="${duration%s}" -v w="$warm_up" 'BEGIN { exit !(d ~ /^[0-9]+(\.[0-9]+)?$/ && w ~ /^[0-9]+(\.[0-9]+)?$/ && d + 0 > w + 0) }' &&
+    [ "${duration%s}" != "$duration" ] ||
+    { echo "DURATION must be seconds as 4s, more than WARM_UP ($warm_up): $duration" >&2; exit 2; }
+fi
 classes="$out/classes"
 . "$repo/bench/overhead/workloads.sh"
 
@@ -78,19 +84,19 @@ run_once() {  # workload run config
   if [ -n "$timed" ]; then
     # A run of fixed time: seconds per round stand in for the wall time of a
     # fixed amount of work, so every ratio below means the same.
-    local rates
-    rates=$(sed -n 's/^rounds [0-9]* per-second \([0-9.]*\) after-warm-up \([0-9.]*\)$/\1 \2/p' "$out/last.out")
-    if [ -z "$rates" ] || [ "$code" != 0 ]; then
-      [ "$code" != 0 ] || code=no-rate
-      rates="0 0"
-    fi
-    local all after
-    read -r all after <<< "$rates"
-    for kind_rate in "$workload:$all" "$workload, after warm-up:$after"; do
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${kind_rate%:*}" "$name" "$interval" "$run" "$code" \
+    # A rate that the run did not measure ("-": no round, or none after the
+    # warm-up) fails that line only.
+    local all after line_code line_failed=
+    read -r all after < <(sed -n 's/^rounds [0-9]* per-second \([0-9.-]*\) after-warm-up \([0-9.-]*\)$/\1 \2/p' \
+                            "$out/last.out") || true
+    for kind_rate in "$workload:${all:--}" "$workload, after warm-up:${after:--}"; do
+      line_code=$code
+      [[ "$line_code" != 0 || "${kind_rate##*:}" =~ ^[0-9]+(\.[0-9]+)?$ ]] || line_code=no-rate line_failed=no-rate
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${kind_rate%:*}" "$name" "$interval" "$run" "$line_code" \
           "$(awk -v r="${kind_rate##*:}" 'BEGIN { printf "%.6f", (r > 0 ? 1 / r : 0) }')" "$cpu" "$samples" \
           "${note:--}" >> "$out/rate-runs.tsv"
     done
+    code=${line_failed:-$code}
   else
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
         "$samples" "${note:--}" >> "$out/rate-runs.tsv"
