@@ -128,7 +128,9 @@ for target in $targets; do
       failed=$((failed + 1))
       continue
     fi
-    echo "$target: built ($(( $(date +%s) - start )) s)"
+    release=$(cat "$sysroot/.asgst-sysroot-release" 2>/dev/null || true)
+    echo "$target: built ($(( $(date +%s) - start )) s$([ -z "$release" ] || [ "$release" = "$DEBIAN_SUITE" ] ||
+                                                         echo ", sysroot of Debian $release"))"
     passed=$((passed + 1))
   else
     echo "$target: FAILED: $(first_error "$log") (log: $log)"

@@ -46,10 +46,31 @@ fetch() {
   debootstrap --arch="$arch" --foreign --variant=minbase --include="$(echo $packages | tr ' ' ,)" \
     "$1" "$dir.partial" "$mirror" > "$dir.partial.log" 2>&1
 }
-if ! fetch "$DEBIAN_SUITE"; then
-  stable=$(wget -qO- "$mirror/dists/stable/Release" 2>/dev/null | sed -n 's/^Codename: //p' || true)
-  [ "$stable" = "$DEBIAN_SUITE" ] && rm -rf "$dir.partial" && mkdir -p "$dir.partial" && fetch stable ||
-    { tail -5 "$dir.partial.log" >&2; die "debootstrap --arch=$arch failed (log: $dir.partial.log)"; }
+codename() {
+  wget -qO- "$mirror/dists/$1/Release" 2>/dev/null | sed -n 's/^Codename: //p' || true
+}
+retry() {
+  rm -rf "$dir.partial" && mkdir -p "$dir.partial" && fetch "$1"
+}
+# The archive has also been seen to lack a point release's files for some
+# CPUs ("Couldn't download packages": its index names files its pool does
+# not have). Then the release before (oldstable) is taken, and said so in
+# DIR/.asgst-sysroot-release: a sysroot only lends headers and libraries to
+# link against, the cross compiler brings its own C and C++ libraries'
+# headers first (hence no libstdc++ of the release's GCC), and nothing built
+# against it runs here.
+release=$DEBIAN_SUITE
+if ! fetch "$release"; then
+  if [ "$(codename stable)" = "$release" ] && retry stable; then
+    :
+  elif grep -q "Couldn't download packages" "$dir.partial.log" && release=$(codename oldstable) &&
+       [ -n "$release" ] && cp "$dir.partial.log" "$dir.partial.log.first" &&
+       packages=$(echo $packages | sed 's/libstdc++-[0-9]*-dev//') && retry "$release"; then
+    info "the archive lacks some $arch packages of Debian $DEBIAN_SUITE (log: $dir.partial.log.first): made of Debian $release"
+  else
+    tail -5 "$dir.partial.log" >&2
+    die "debootstrap --arch=$arch failed (log: $dir.partial.log)"
+  fi
 fi
 for deb in "$dir.partial"/var/cache/apt/archives/*.deb; do
   dpkg-deb -x "$deb" "$dir.partial"
@@ -63,8 +84,9 @@ find "$dir.partial" -type l -lname '/*' | while read -r link; do
   ln -sfn "$(realpath -m -s --relative-to="$(dirname "$link")" "$dir.partial$target")" "$link"
 done
 [ -f "$dir.partial/usr/include/stdio.h" ] || die "the sysroot has no C library headers"
+echo "$release" > "$dir.partial/.asgst-sysroot-release"
 echo "$want_stamp" > "$dir.partial/.asgst-sysroot"
-rm -rf "$dir" "$dir.partial.log"
+rm -rf "$dir" "$dir.partial.log" "$dir.partial.log.first"
 mv "$dir.partial" "$dir"
 info "sysroot ready: $dir"
 echo "$dir"
