@@ -57,8 +57,9 @@ retry() {
 # not have). Then the release before (oldstable) is taken, and said so in
 # DIR/.asgst-sysroot-release: a sysroot only lends headers and libraries to
 # link against, the cross compiler brings its own C and C++ libraries'
-# headers first (hence no libstdc++ of the release's GCC), and nothing built
-# against it runs here.
+# headers first (hence no libstdc++ of the release's GCC), and what make
+# ports builds against it never runs (make test-aarch64, which runs its image
+# on the sysroot's libraries, refuses such a sysroot).
 release=$DEBIAN_SUITE
 if ! fetch "$release"; then
   if [ "$(codename stable)" = "$release" ] && retry stable; then
