@@ -128,7 +128,8 @@ for target in $targets; do
       failed=$((failed + 1))
       continue
     fi
-    release=$(cat "$sysroot/.asgst-sysroot-release" 2>/dev/null || true)
+    release=
+    [ -z "$sysroot" ] || release=$(cat "$sysroot/.asgst-sysroot-release" 2>/dev/null || true)
     echo "$target: built ($(( $(date +%s) - start )) s$([ -z "$release" ] || [ "$release" = "$DEBIAN_SUITE" ] ||
                                                          echo ", sysroot of Debian $release"))"
     passed=$((passed + 1))

@@ -67,7 +67,8 @@ if ! fetch "$release"; then
   elif grep -q "Couldn't download packages" "$dir.partial.log" && release=$(codename oldstable) &&
        [ -n "$release" ] && cp "$dir.partial.log" "$dir.partial.log.first" &&
        packages=$(echo $packages | sed 's/libstdc++-[0-9]*-dev//') && retry "$release"; then
-    info "the archive lacks some $arch packages of Debian $DEBIAN_SUITE (log: $dir.partial.log.first): made of Debian $release"
+    info "the archive lacks some $arch packages of Debian $DEBIAN_SUITE (log: $dir/.asgst-sysroot-first.log): made of Debian $release"
+    mv "$dir.partial.log.first" "$dir.partial/.asgst-sysroot-first.log"
   else
     tail -5 "$dir.partial.log" >&2
     die "debootstrap --arch=$arch failed (log: $dir.partial.log)"
@@ -87,7 +88,7 @@ done
 [ -f "$dir.partial/usr/include/stdio.h" ] || die "the sysroot has no C library headers"
 echo "$release" > "$dir.partial/.asgst-sysroot-release"
 echo "$want_stamp" > "$dir.partial/.asgst-sysroot"
-rm -rf "$dir" "$dir.partial.log" "$dir.partial.log.first"
+rm -rf "$dir" "$dir.partial.log"
 mv "$dir.partial" "$dir"
 info "sysroot ready: $dir"
 echo "$dir"

@@ -58,6 +58,16 @@ checks="$test_image/hotspot/jtreg/native/libAsgstSignalSafety.so:libc_malloc_deb
 results="$out/test-results/aarch64"
 # The sysroot holds the guest's libraries: visible inside the build environment.
 export ASGST_ENV_BIND="${ASGST_ENV_BIND:-} $sysroot"
+# The guest runs on the sysroot's C library, which must be of the release the
+# cross compiler's is of (sysroot.sh may fall back to an older one); checked
+# before every step, and again once build() has made the sysroot.
+sysroot_of_release() {
+  local release
+  release=$(cat "$sysroot/.asgst-sysroot-release" 2>/dev/null || echo "$DEBIAN_SUITE")
+  [ "$release" = "$DEBIAN_SUITE" ] ||
+    die "the arm64 sysroot is of Debian $release, not $DEBIAN_SUITE (the archive lacked some packages): the aarch64 image would not run on it; delete $sysroot to try again"
+}
+sysroot_of_release
 
 passed=0 failed=0
 has_step() { case "$steps" in *" $1 "*) return 0 ;; esac; return 1; }
@@ -77,11 +87,7 @@ build() {
     "$ASGST_REPO/make/asgst/build-env.sh" "$ASGST_ENV_DIR" env-packages-ports.txt || exit 1
   fi
   "$ASGST_REPO/make/asgst/sysroot.sh" arm64 "$sysroot" > /dev/null || exit 1
-  # The guest runs on the sysroot's C library, which must be the release the
-  # cross compiler's is of (sysroot.sh may fall back to an older one).
-  release=$(cat "$sysroot/.asgst-sysroot-release" 2>/dev/null || echo "$DEBIAN_SUITE")
-  [ "$release" = "$DEBIAN_SUITE" ] ||
-    die "the arm64 sysroot is of Debian $release, not $DEBIAN_SUITE (the archive lacked some packages): the aarch64 image would not run on it; delete $sysroot to try again"
+  sysroot_of_release
   "$ASGST_REPO/make/asgst/sync-workspace.sh" || exit 1
   log="$ASGST_WORKSPACE/build-$ASGST_CONF-images.log"
   MAKEFLAGS= MFLAGS= "$in_env" make -C "$jdk" CONF="$ASGST_CONF" images > "$log" 2>&1 ||
