@@ -76,7 +76,7 @@ public class ParallelWork {
     // How long a kernel runs: a number of rounds per loop, or rounds until a
     // time is up. The clock starts with the VM's first kernel code, warm-up
     // included. A run of fixed time reports the rounds per second of each
-    // loop from its start to the end of its last round (the round under way
+    // loop from the clock's start to the end of its last round (the round under way
     // when the time is up is finished: a round cut off would count for
     // nothing or for a whole one), summed over the loops; and the same from
     // the first round that ends after the warm-up.
