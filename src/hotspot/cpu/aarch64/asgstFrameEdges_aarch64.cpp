@@ -738,6 +738,13 @@ uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
   return key - 2 * wordSize;
 }
 
+// C1's and C2's return polls compare sp with the poll word
+// (MacroAssembler::safepoint_poll at a return); their loop polls load from
+// the polling page.
+bool AsgstFrameEdges::compiled_return_polls_read_poll_word() {
+  return true;
+}
+
 // With PreserveFramePointer, frame::sender_for_compiled_frame takes the
 // caller's sp from fp unless the frame's sp is trusted (which a walk's
 // frames never are).

@@ -432,3 +432,10 @@ bool AsgstFrameEdges::sender_check_validates_interpreted_frames() {
 uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
   return key - 2 * wordSize;
 }
+
+// C1's and C2's return polls compare rsp with the poll word
+// (MacroAssembler::safepoint_poll at a return); their loop polls load from
+// the polling page.
+bool AsgstFrameEdges::compiled_return_polls_read_poll_word() {
+  return true;
+}

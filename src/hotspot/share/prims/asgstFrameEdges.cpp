@@ -87,4 +87,8 @@ uintptr_t AsgstFrameEdges::return_barrier_below(uintptr_t key) {
   return 0;
 }
 
+bool AsgstFrameEdges::compiled_return_polls_read_poll_word() {
+  return false;
+}
+
 #endif // !AMD64 && !AARCH64

@@ -145,6 +145,13 @@ class AsgstFrameEdges : AllStatic {
   // and into the frames above it pass (doc/frame-marks.md). 0 where the
   // return polls are not known: frame marks are then refused.
   static uintptr_t return_barrier_below(uintptr_t key);
+
+  // Whether the return polls of compiled code (C1 and C2) read the poll
+  // word, as the interpreter's polls and the thread state transitions do,
+  // so that only loops of compiled code read the polling page: a queue
+  // element may then arm the word first (AsgstPollArm). False where not
+  // known: every request arms both.
+  static bool compiled_return_polls_read_poll_word();
 };
 
 #endif // SHARE_PRIMS_ASGSTFRAMEEDGES_HPP

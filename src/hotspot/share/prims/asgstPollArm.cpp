@@ -21,6 +21,7 @@
  * questions.
  */
 
+#include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstPollArm.hpp"
 #include "runtime/handshake.hpp"
 #include "runtime/javaThread.hpp"
@@ -31,20 +32,32 @@
 #include "jfr/jfr.inline.hpp"
 #endif
 
-void AsgstPollArm::arm(JavaThread* thread) {
+void AsgstPollArm::arm_poll(JavaThread* thread, bool page_too) {
   if (thread != Thread::current_or_null_safe()) {
     SafepointMechanism::arm_local_poll_release(thread);
     return;
   }
+  page_too = page_too || !AsgstFrameEdges::compiled_return_polls_read_poll_word();
   SafepointMechanism::ThreadData* poll = thread->poll_data();
   uintptr_t word = poll->get_polling_word();
   if ((word & SafepointMechanism::poll_bit()) == 0) {
     // Read only by this thread, and only while the poll word is ours.
     thread->_asgst_poll_word_before_arm = word;
-    // Fails when another arm stored HotSpot's word first: that one stays.
+    // Fails when another arm stored HotSpot's word first: that one stays
+    // (and armed the page too).
     Atomic::cmpxchg(&poll->_polling_word, word, armed_alone_word);
+    if (!page_too) {
+      return;
+    }
   }
   poll->set_polling_page(SafepointMechanism::_poll_page_armed_value);
+}
+
+void AsgstPollArm::sample_taken(JavaThread* thread) {
+  if (thread == Thread::current_or_null_safe() &&
+      (thread->poll_data()->get_polling_word() & SafepointMechanism::poll_bit()) != 0) {
+    thread->poll_data()->set_polling_page(SafepointMechanism::_poll_page_armed_value);
+  }
 }
 
 // The reasons of SafepointMechanism::has_pending_safepoint but the
@@ -70,8 +83,8 @@ bool AsgstPollArm::disarm_alone(JavaThread* thread, bool armed, uintptr_t stack_
   }
   SafepointMechanism::ThreadData* poll = thread->poll_data();
   if (armed) {
-    // Only this thread's own requests wait: the poll stays armed alone.
-    poll->set_polling_page(SafepointMechanism::_poll_page_armed_value);
+    // Only this thread's own requests wait: the poll word stays armed
+    // alone, the polling page as their arms left it.
     return true;
   }
   poll->set_polling_page(SafepointMechanism::_poll_page_disarmed_value);

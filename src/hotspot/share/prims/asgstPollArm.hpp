@@ -51,6 +51,7 @@ class AsgstPollArm : AllStatic {
   static const uintptr_t armed_alone_word = 3;
   STATIC_ASSERT((armed_alone_word & 1) != 0);
 
+  static void arm_poll(JavaThread* thread, bool page_too);
   static bool other_request(JavaThread* thread);
   static bool disarm_alone(JavaThread* thread, bool armed, uintptr_t stack_watermark);
 
@@ -58,7 +59,23 @@ class AsgstPollArm : AllStatic {
   // Arms thread's poll for a request of the profiler's; from the thread
   // itself (also in its signal handler) with the word of its own, from
   // another thread as HotSpot arms. Async-signal-safe.
-  static void arm(JavaThread* thread);
+  static void arm(JavaThread* thread) { arm_poll(thread, true); }
+
+  // As arm, for a queue element: on the thread itself, where compiled
+  // code's return polls read the poll word (AsgstFrameEdges), the first
+  // request arms the word alone. Return polls, the interpreter and the
+  // state transitions out of native and blocked states read the word; only
+  // compiled loops read the polling page, and a load from the armed page
+  // faults (a signal of its own). The next sample arms the page too
+  // (sample_taken), so that a loop without calls is served then.
+  // Async-signal-safe.
+  static void arm_word_first(JavaThread* thread) { arm_poll(thread, false); }
+
+  // A sample of thread taken in its own signal handler (enqueued or not,
+  // or merged into a pending element): where its poll word is armed
+  // already, a request still waits, and the polling page is armed too.
+  // Async-signal-safe.
+  static void sample_taken(JavaThread* thread);
 
   // SafepointMechanism::process, before anything else: whether only this
   // thread's own requests armed its poll, so that the poll may process them

@@ -336,6 +336,8 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
   if (queue == nullptr) {
     return ASGST_ENQUEUE_NO_QUEUE;
   }
+  // Also where this sample is refused: an element that waits is served.
+  AsgstPollArm::sample_taken(queue->_thread);
   Atomic::inc(&queue->_attempts);
   if (Atomic::load_acquire(&queue->_busy)) {
     return ASGST_ENQUEUE_OTHER_ERROR;  // being resized
@@ -354,7 +356,7 @@ int AsgstQueues::enqueue(ASGST_Queue* q, void* ucontext, void* arg) {
   queue->_elements[tail % (juint)queue->_capacity] = element;
   queue->_codes[tail % (juint)queue->_capacity] = code;
   Atomic::release_store(&queue->_tail, tail + 1);
-  AsgstPollArm::arm(queue->_thread);
+  AsgstPollArm::arm_word_first(queue->_thread);
   return kind;
 }
 
@@ -362,7 +364,12 @@ ASGST_QueueElement AsgstQueues::enqueuable_element(ASGST_Queue* q, void* ucontex
   ASGST_QueueElement element = { nullptr, nullptr, nullptr, nullptr, nullptr };
   AsgstQueue* queue = registered_queue_of(q);
   AsgstRecordedFrame recorded;
-  if (queue != nullptr && top_frame(queue, ucontext, &element, &recorded) <= 0) {
+  if (queue == nullptr) {
+    return element;
+  }
+  // A profiler that merges this sample into a waiting element enqueues none.
+  AsgstPollArm::sample_taken(queue->_thread);
+  if (top_frame(queue, ucontext, &element, &recorded) <= 0) {
     element.pc = element.sp = element.fp = element.bcp = nullptr;
   }
   element.arg = nullptr;

@@ -21,6 +21,7 @@
  * questions.
  */
 
+#include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstPollArm.hpp"
 #include "runtime/globals.hpp"
 #include "runtime/interfaceSupport.inline.hpp"
@@ -167,4 +168,45 @@ TEST_VM(asgst_poll_arm, own_requests_waiting_keep_it_armed) {
     EXPECT_FENCED(watch, false);
   }
   disarm_and_expect(thread, false /* at_poll */, before, false /* fenced */);  // nothing waits
+}
+
+TEST_VM(asgst_poll_arm, queue_element_arms_the_word_first) {
+  JavaThread* thread = JavaThread::current();
+  ThreadInVMfromNative in_vm(thread);
+  uintptr_t before = poll_word(thread);
+  // Where compiled return polls may read the page, both are armed at once.
+  bool word_first = AsgstFrameEdges::compiled_return_polls_read_poll_word();
+
+  AsgstPollArm::arm_word_first(thread);
+  EXPECT_TRUE(SafepointMechanism::local_poll_armed(thread));
+  EXPECT_NE((uintptr_t)SafepointMechanism::poll_bit(), poll_word(thread));
+  EXPECT_EQ(!word_first, page_armed(thread));
+
+  // The next sample finds the element waiting: compiled loops poll too.
+  AsgstPollArm::sample_taken(thread);
+  EXPECT_TRUE(page_armed(thread));
+
+  disarm_and_expect(thread, true /* at_poll */, before, false /* fenced */);
+}
+
+TEST_VM(asgst_poll_arm, second_element_arms_the_page) {
+  JavaThread* thread = JavaThread::current();
+  ThreadInVMfromNative in_vm(thread);
+  uintptr_t before = poll_word(thread);
+
+  AsgstPollArm::arm_word_first(thread);
+  AsgstPollArm::arm_word_first(thread);
+  EXPECT_TRUE(page_armed(thread));
+
+  disarm_and_expect(thread, true /* at_poll */, before, false /* fenced */);
+}
+
+TEST_VM(asgst_poll_arm, sample_with_nothing_waiting_arms_nothing) {
+  JavaThread* thread = JavaThread::current();
+  ThreadInVMfromNative in_vm(thread);
+  uintptr_t before = poll_word(thread);
+
+  AsgstPollArm::sample_taken(thread);
+  EXPECT_EQ(before, poll_word(thread));
+  EXPECT_FALSE(page_armed(thread));
 }
