@@ -118,8 +118,11 @@ class AsgstStackWalker : public StackObj {
   static const int max_physical_frames = 1 << 16;
   // Most scopes of one compiled frame kept decoded (C2 inlines 15 levels deep by default).
   static const int max_kept_scopes = 16;
-  // Most frames followed from a compiled frame found at sp to the frame
-  // that the frame pointer chain found.
+  // Most frames followed from the compiled frames found at the sps tried
+  // for one top frame to the frame that the frame pointer chain found, in
+  // all: a recursion repeats its frames, so that many of those sps make
+  // frames whose senders lead on through it, and a walk must stay short
+  // (a sampler's next signal waits for the handler's return).
   static const int max_joined_frames = 256;
   // Most words a barrier stub saves below a compiled frame before a C call
   // (live general and vector registers) that a walk looks past.
@@ -207,7 +210,8 @@ class AsgstStackWalker : public StackObj {
   bool generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
                              frame* result);
-  bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp);
+  bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp,
+                       int* steps_left);
   void compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;

@@ -517,11 +517,13 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
     first_sp = context.sp;
   }
   // The caller's own sp lies above the arguments, found where its senders lead back.
-  for (intptr_t* sp = first_sp; sp < call_sp && sp <= first_sp + max_entry_words; sp++) {
+  int steps_left = max_joined_frames;
+  for (intptr_t* sp = first_sp; sp < call_sp && sp <= first_sp + max_entry_words && steps_left > 0; sp++) {
     AsgstNativeFrame caller = { pc, sp, context.fp };
     frame candidate;
     if (is_aligned(sp, StackAlignmentInBytes) && thread->is_in_usable_stack((address)sp) &&
-        generated_frame_at(thread, caller, nm, &candidate) && senders_lead_to(thread, candidate, beyond, fp)) {
+        generated_frame_at(thread, caller, nm, &candidate) &&
+        senders_lead_to(thread, candidate, beyond, fp, &steps_left)) {
       *top = candidate;
       return;
     }
@@ -622,14 +624,16 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
                            ? f.fp + frame::sender_sp_offset - nm->frame_size() : nullptr;
   int saved_words = chain_end == nullptr ? 0 : max_saved_register_words;
   const int aligned_step = StackAlignmentInBytes / wordSize;
-  for (int k = 0; k <= saved_words && thread->is_in_usable_stack((address)(caller_sp + k)); k += aligned_step) {
+  int steps_left = max_joined_frames;
+  for (int k = 0; k <= saved_words && steps_left > 0 && thread->is_in_usable_stack((address)(caller_sp + k));
+       k += aligned_step) {
     if (nm->is_native_method() && caller_sp + k != wrapper_sp) {
       continue;
     }
     AsgstNativeFrame caller = { pc, caller_sp + k, f.fp };
     frame candidate;
     if (generated_frame_at(thread, caller, nm, &candidate) &&
-        (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp))) {
+        (chain_end == nullptr || senders_lead_to(thread, candidate, *chain_end, f.fp, &steps_left))) {
       *result = candidate;
       return true;
     }
@@ -671,13 +675,15 @@ static bool interpreted_frame_at_its_call(const frame& caller, const frame& call
 // Whether f or one of its next senders is the frame at end (by sp and pc),
 // or an interpreted or call stub frame whose frame pointer is fp: the chain
 // began there (an interpreted one only where it is at its call, as seen
-// from the frame before it). Every step is taken by the sender check.
+// from the frame before it). Every step is taken by the sender check, and
+// counted down from *steps_left, which the callers share among the frames
+// they try (max_joined_frames).
 bool AsgstStackWalker::senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end,
-                                       intptr_t* fp) {
+                                       intptr_t* fp, int* steps_left) {
   frame current = f;
   frame callee;
   bool in_continuation = thread->last_continuation() != nullptr;
-  for (int n = 0; n < max_joined_frames; n++) {
+  for (int n = 0; *steps_left > 0; n++, (*steps_left)--) {
     if ((current.is_interpreted_frame() || current.is_entry_frame()) && current.fp() == fp) {
       return n == 0 || current.is_entry_frame() || interpreted_frame_at_its_call(current, callee);
     }
