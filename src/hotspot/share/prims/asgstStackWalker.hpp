@@ -209,10 +209,10 @@ class AsgstStackWalker : public StackObj {
   bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb, frame* result);
   bool generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,
-                             frame* result);
+                             frame* result, bool* out_of_steps);
   bool senders_lead_to(JavaThread* thread, const frame& f, const AsgstNativeFrame& end, intptr_t* fp,
                        int* steps_left);
-  void compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
+  bool compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
   bool native_caller(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
   bool java_frame_from_anchor(intptr_t* sp, intptr_t* fp, address pc, frame* result) const;
   void begin_native(const AsgstNativeFrame& first, intptr_t* end, const frame& resume,

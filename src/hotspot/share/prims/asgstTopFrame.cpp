@@ -448,9 +448,13 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   // Where the instructions told the caller's sp, no other sp is looked for:
   // a frame made at a lower one (aarch64, after the push of the frame
   // record) may find a stale return address whose senders reach the chain.
+  bool out_of_steps = false;
   if (!in_generated_code && !(caller_known && is_generated_code(f.pc)) &&
-      compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top)) {
+      compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top, &out_of_steps)) {
     return 1;
+  }
+  if (out_of_steps) {
+    return ASGST_NO_TOP_JAVA_FRAME;  // a compiled frame at sp neither joined nor ruled out
   }
   if (along_chain && AsgstThawStubs::contain(f.pc)) {
     return ASGST_FRAMES_IN_HEAP;
@@ -466,8 +470,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (!is_frame_pc(f.sp, f.pc, cb) || !generated_frame_at(thread, f, cb, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  if (Interpreter::contains(context.pc) && top->is_interpreted_frame()) {
-    compiled_caller_of_interpreter_entry(thread, context, top);
+  if (Interpreter::contains(context.pc) && top->is_interpreted_frame() &&
+      !compiled_caller_of_interpreter_entry(thread, context, top)) {
+    return ASGST_NO_TOP_JAVA_FRAME;
   }
   return 1;
 }
@@ -481,14 +486,15 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
 // one above sp (the c2i adapter put it below the arguments, the entry below
 // the locals), or, where a call leaves it in the link register, still there
 // (the entry saves it only as it builds the frame). An interpreted caller
-// leaves no compiled return address, and top stays.
-void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
+// leaves no compiled return address, and top stays. False where the search
+// ran out of sender steps (max_joined_frames): the walk is refused.
+bool AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, const AsgstNativeFrame& context,
                                                             frame* top) {
   intptr_t* fp = top->fp();
   intptr_t* call_sp;
   if (!AsgstFrameEdges::interpreted_call_sp(fp, &call_sp) || context.sp == nullptr ||
       !is_aligned(context.sp, wordSize)) {
-    return;  // not in a call
+    return true;  // not in a call
   }
   // Joined by its frame pointer; a walk that passes it without has failed.
   AsgstNativeFrame beyond = { nullptr, fp + frame::sender_sp_offset, fp };
@@ -505,14 +511,14 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
       }
     }
     if (nm == nullptr) {
-      return;
+      return true;
     }
     first_sp = slot + 1;
   } else {
     pc = AsgstFrameEdges::strip_return_address(context.lr);
     nm = compiled_java_code_returned_to(pc);
     if (nm == nullptr) {
-      return;
+      return true;
     }
     first_sp = context.sp;
   }
@@ -525,9 +531,12 @@ void AsgstStackWalker::compiled_caller_of_interpreter_entry(JavaThread* thread, 
         generated_frame_at(thread, caller, nm, &candidate) &&
         senders_lead_to(thread, candidate, beyond, fp, &steps_left)) {
       *top = candidate;
-      return;
+      return true;
     }
   }
+  // Out of sender steps, the compiled caller may lie beyond them: the older
+  // frame would lose the frames between.
+  return steps_left > 0;
 }
 
 // The sp of generated code that called a C function whose frame record
@@ -591,9 +600,11 @@ bool AsgstStackWalker::generated_frame_at(JavaThread* thread, const AsgstNativeF
 // chain's frame or to the frame whose frame pointer the context holds. Such
 // a call from a barrier stub comes after the stub saved live registers below
 // the frame, and a leaf function may lower sp for its locals: with a chain
-// to join, the frame's sp is also looked for higher.
+// to join, the frame's sp is also looked for higher. *out_of_steps: the
+// search ran out of sender steps (max_joined_frames) without an answer.
 bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f,
-                                             const AsgstNativeFrame* chain_end, frame* result) {
+                                             const AsgstNativeFrame* chain_end, frame* result,
+                                             bool* out_of_steps) {
   const uintptr_t misalignment = (uintptr_t)f.sp & (StackAlignmentInBytes - 1);
   address pc;
   intptr_t* caller_sp;
@@ -638,6 +649,7 @@ bool AsgstStackWalker::compiled_caller_at_sp(JavaThread* thread, const AsgstNati
       return true;
     }
   }
+  *out_of_steps = steps_left == 0;
   return false;
 }
 
