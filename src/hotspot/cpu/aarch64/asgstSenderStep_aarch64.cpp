@@ -28,7 +28,6 @@
 // addresses that generated code signs (UseROPProtection), and a compiled
 // frame's caller taken from fp with PreserveFramePointer.
 
-#include "code/codeCache.hpp"
 #include "code/nmethod.inline.hpp"
 #include "interpreter/interpreter.hpp"
 #include "memory/allocation.hpp"
@@ -43,20 +42,6 @@
 #include "runtime/stubRoutines.hpp"
 #include "runtime/vm_version.hpp"
 #include "utilities/align.hpp"
-
-// The blob that holds pc: the one met last where it holds pc, as
-// CodeCache::find_blob would find it (blobs do not overlap).
-static CodeBlob* blob_of(address pc, AsgstSeenLast* seen) {
-  CodeBlob* last = seen->blob;
-  if (last != nullptr && last->code_contains(pc)) {
-    return last;
-  }
-  CodeBlob* cb = CodeCache::find_blob(pc);
-  if (cb != nullptr) {
-    seen->blob = cb;
-  }
-  return cb;
-}
 
 // A return address that the interpreter or compiled code stored, without
 // the authentication code it carries under UseROPProtection. frame::sender
@@ -170,7 +155,7 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
       StubRoutines::returns_to_call_stub(sender_pc)) {
     return false;  // the end of a continuation's frames, or of Java frames called from C
   }
-  CodeBlob* cb = blob_of(sender_pc, seen);
+  CodeBlob* cb = AsgstSenderStep::blob_of(sender_pc, seen);
   if (cb == nullptr) {
     return false;
   }
@@ -188,7 +173,9 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
       return false;  // a deoptimized caller or a stub: safe_for_sender decides
     }
     if (nm != seen->java_nmethod) {
-      if (nm->frame_size() <= 0 || nm->method() == nullptr || nm->method()->is_method_handle_intrinsic()) {
+      // Method handle intrinsics are made as native wrappers are, never by C1 or C2.
+      if (nm->frame_size() <= 0 || nm->method() == nullptr ||
+          (!nm->is_compiled_by_c1() && !nm->is_compiled_by_c2() && nm->method()->is_method_handle_intrinsic())) {
         return false;
       }
       seen->java_nmethod = nm;

@@ -322,9 +322,13 @@ int AsgstFrameEdges::osr_return_address_slot(const AsgstCodeLayout& code, const 
 
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   Method* method = nm->method();
-  if (method == nullptr || method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()) {
-    // Laid out by hand: enterSpecial has a second, interpreted entry before
-    // its verified entry; method handle intrinsics have no frame.
+  // Laid out by hand: enterSpecial has a second, interpreted entry before
+  // its verified entry; method handle intrinsics have no frame. Both are
+  // made as native wrappers are, never by C1 or C2: their code needs no look
+  // at its Method.
+  bool by_c1_or_c2 = nm->is_compiled_by_c1() || nm->is_compiled_by_c2();
+  if (method == nullptr ||
+      (!by_c1_or_c2 && (method->is_continuation_native_intrinsic() || method->is_method_handle_intrinsic()))) {
     return -1;
   }
   AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),

@@ -71,9 +71,9 @@ static AsgstNativeFrame caller_frame(void* own_fp) {
 // while it runs a virtual thread, by a caller that runs in no signal handler
 // (ASGST_NOT_IN_SIGNAL_HANDLER): such a walk enters the VM to read the
 // virtual thread's frames frozen in the heap, as a JNI function would.
-static bool walks_from_native_into_heap(Thread* thread, int options) {
-  if ((options & ASGST_NOT_IN_SIGNAL_HANDLER) == 0 || thread == nullptr ||
-      thread != Thread::current_or_null_safe() || !thread->is_Java_thread()) {
+static bool walks_from_native_into_heap(Thread* thread, Thread* current, int options) {
+  if ((options & ASGST_NOT_IN_SIGNAL_HANDLER) == 0 || thread == nullptr || thread != current ||
+      !thread->is_Java_thread()) {
     return false;
   }
   JavaThread* java_thread = JavaThread::cast(thread);
@@ -81,20 +81,21 @@ static bool walks_from_native_into_heap(Thread* thread, int options) {
 }
 
 // Calls walk(walker) with a walker of thread, made in the VM if
-// walks_from_native_into_heap.
+// walks_from_native_into_heap. current: Thread::current_or_null_safe(),
+// which the callers have read already.
 template <typename Walk>
-static auto with_walker(Thread* thread, int options, Walk walk) {
-  if (walks_from_native_into_heap(thread, options)) {
+static auto with_walker(Thread* thread, Thread* current, int options, Walk walk) {
+  if (walks_from_native_into_heap(thread, current, options)) {
     JavaThread* java_thread = JavaThread::cast(thread);
     return Asgst::in_vm(java_thread, [&]() {
       HandleMark hm(java_thread);
-      return Asgst::walking([&]() {
+      return Asgst::walking(current, [&]() {
         AsgstStackWalker walker(java_thread, options, AsgstStackWalker::InVM());
         return walk(walker);
       });
     });
   }
-  return Asgst::walking([&]() {
+  return Asgst::walking(current, [&]() {
     AsgstStackWalker walker(thread, options);
     return walk(walker);
   });
@@ -102,7 +103,7 @@ static auto with_walker(Thread* thread, int options, Walk walk) {
 
 // The common part of the ASGST_RunWithIterator* functions; thread may be
 // null when no thread was found.
-static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, int options,
+static int run_with_iterator(Thread* thread, Thread* current, const AsgstNativeFrame& context, int options,
                              ASGST_IteratorHandler fun, void* arg) {
   if (fun == nullptr) {
     return ASGST_INVALID_ARGUMENT;
@@ -110,7 +111,7 @@ static int run_with_iterator(Thread* thread, const AsgstNativeFrame& context, in
   if (thread == nullptr) {
     return ASGST_NO_THREAD;
   }
-  return with_walker(thread, options, [&](AsgstStackWalker& walker) {
+  return with_walker(thread, current, options, [&](AsgstStackWalker& walker) {
     int kind = walker.start(context);
     if (kind > 0) {
       fun(reinterpret_cast<ASGST_Iterator*>(&walker), arg);
@@ -144,23 +145,26 @@ JNIEXPORT int JNICALL ASGST_RunWithIterator(void* ucontext, int32_t options,
                                             ASGST_IteratorHandler fun, void* arg) {
   AsgstNativeFrame context = ucontext != nullptr ? AsgstNativeFrame::of_context(ucontext)
                                                  : caller_frame(__builtin_frame_address(0));
-  return run_with_iterator(Thread::current_or_null_safe(), context, options, fun, arg);
+  Thread* current = Thread::current_or_null_safe();
+  return run_with_iterator(current, current, context, options, fun, arg);
 }
 
 JNIEXPORT int JNICALL ASGST_RunWithIteratorFromFrame(void* sp, void* fp, void* pc, int options,
                                                      ASGST_IteratorHandler fun, void* arg) {
   AsgstNativeFrame context = { (address)pc, (intptr_t*)sp, (intptr_t*)fp };
-  return run_with_iterator(Thread::current_or_null_safe(), context, options, fun, arg);
+  Thread* current = Thread::current_or_null_safe();
+  return run_with_iterator(current, current, context, options, fun, arg);
 }
 
 JNIEXPORT int JNICALL ASGST_RunWithIteratorOfThread(jlong os_thread_id, void* ucontext, int32_t options,
                                                     ASGST_IteratorHandler fun, void* arg) {
   Thread* thread = fun == nullptr ? nullptr : AsgstThreadTable::vm_threads()->find(os_thread_id);
   AsgstNativeFrame context = AsgstNativeFrame::of_context(ucontext);
-  if (ucontext == nullptr && thread != nullptr && thread == Thread::current_or_null_safe()) {
+  Thread* current = Thread::current_or_null_safe();
+  if (ucontext == nullptr && thread != nullptr && thread == current) {
     context = caller_frame(__builtin_frame_address(0));
   }
-  return run_with_iterator(thread, context, options, fun, arg);
+  return run_with_iterator(thread, current, context, options, fun, arg);
 }
 
 JNIEXPORT int JNICALL ASGST_NextFrame(ASGST_Iterator* iterator, ASGST_Frame* frame) {
@@ -234,7 +238,7 @@ JNIEXPORT void JNICALL AsyncGetStackTrace(ASGST_CallTrace* trace, jint depth, vo
   }
   // The state before a walk that enters the VM.
   jint state = AsgstThreadState::of(thread);
-  with_walker(thread, (int)options, [&](AsgstStackWalker& walker) {
+  with_walker(thread, current, (int)options, [&](AsgstStackWalker& walker) {
     AsgstCallTrace::fill(trace, depth, thread, state, &walker, context);
   });
 }

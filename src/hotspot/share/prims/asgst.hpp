@@ -27,6 +27,7 @@
 #include "memory/allStatic.hpp"
 
 class JavaThread;
+class Thread;
 
 // The VM side of the Asynchronous Stack Trace API (profile.h). The exported
 // functions live in asgst.cpp; each concern has its own asgst*.cpp file.
@@ -42,11 +43,12 @@ class Asgst : AllStatic {
   template <typename Function>
   static auto in_vm(JavaThread* thread, Function function) -> decltype(function());
 
-  // Runs walk with the calling thread, if the VM knows it, marked as walking
-  // a stack (ThreadInAsgct): PcDesc lookups then leave their cache alone, as
-  // a signal handler must. (asgst.inline.hpp)
+  // Runs walk with the calling thread (current: Thread::current_or_null_safe(),
+  // null if the VM does not know it) marked as walking a stack
+  // (ThreadInAsgct): PcDesc lookups then leave their cache alone, as a signal
+  // handler must. (asgst.inline.hpp)
   template <typename Function>
-  static auto walking(Function walk) -> decltype(walk());
+  static auto walking(Thread* current, Function walk) -> decltype(walk());
 };
 
 #endif // SHARE_PRIMS_ASGST_HPP

@@ -41,8 +41,7 @@ inline auto Asgst::in_vm(JavaThread* thread, Function function) -> decltype(func
 }
 
 template <typename Function>
-inline auto Asgst::walking(Function walk) -> decltype(walk()) {
-  Thread* current = Thread::current_or_null_safe();
+inline auto Asgst::walking(Thread* current, Function walk) -> decltype(walk()) {
   if (current == nullptr) {
     return walk();
   }

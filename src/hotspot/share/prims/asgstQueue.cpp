@@ -321,7 +321,7 @@ void AsgstQueues::thread_destroyed(JavaThread* thread) {
 int AsgstQueues::top_frame(AsgstQueue* queue, void* ucontext, ASGST_QueueElement* element,
                            AsgstRecordedFrame* recorded) {
   int walk_options = (queue->_options & ~ASGST_INCLUDE_NON_JAVA_FRAMES) | ASGST_END_ON_FIRST_JAVA_FRAME;
-  return Asgst::walking([&]() {
+  return Asgst::walking(Thread::current_or_null_safe(), [&]() {
     AsgstStackWalker walker(queue->_thread, walk_options);
     int kind = walker.start(AsgstNativeFrame::of_context(ucontext));
     if (kind > 0 && !AsgstQueueWalk::record(walker, element, recorded)) {

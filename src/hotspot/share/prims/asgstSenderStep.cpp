@@ -25,7 +25,35 @@
 // frame::safe_for_sender and frame::sender. A CPU that knows them implements
 // the class in cpu/<cpu>/asgstSenderStep_<cpu>.cpp instead (x86_64, aarch64).
 
+#include "code/codeCache.hpp"
+#include "interpreter/interpreter.hpp"
 #include "prims/asgstSenderStep.hpp"
+#include "runtime/atomic.hpp"
+
+CodeBlob* volatile AsgstSenderStep::_interpreter_blob = nullptr;
+
+// The interpreter is one blob, made at startup and never freed: looked up
+// once (several threads may look it up at once, with the same result).
+CodeBlob* AsgstSenderStep::blob_of(address pc, AsgstSeenLast* seen) {
+  CodeBlob* last = seen->blob;
+  if (last != nullptr && last->code_contains(pc)) {
+    return last;
+  }
+  CodeBlob* cb;
+  if (Interpreter::contains(pc)) {
+    cb = Atomic::load_acquire(&_interpreter_blob);
+    if (cb == nullptr) {
+      cb = CodeCache::find_blob(pc);
+      Atomic::release_store(&_interpreter_blob, cb);
+    }
+  } else {
+    cb = CodeCache::find_blob(pc);
+  }
+  if (cb != nullptr) {
+    seen->blob = cb;
+  }
+  return cb;
+}
 
 #if !defined(AMD64) && !defined(AARCH64)
 

@@ -51,8 +51,8 @@ struct AsgstSeenLast {
 // exactly what frame::safe_for_sender accepts for these kinds and builds
 // the caller that frame::sender builds, but looks each code blob up at most
 // once, and not at all where the caller's pc lies in the blob that the walk
-// met last (a recursion, and every interpreted frame: the interpreter is one
-// blob); an interpreted caller's method, bcp and constant pool cache it
+// met last (a recursion) or in the interpreter (one blob, looked up once for
+// all walks); an interpreted caller's method, bcp and constant pool cache it
 // checks only where they differ from those it checked last. Any other kind
 // of frame or caller, and any check that fails, it leaves to safe_for_sender
 // and sender. Each CPU that knows its frames implements it in
@@ -76,6 +76,15 @@ class AsgstSenderStep : AllStatic {
   // sender, with PreserveFramePointer, takes it from fp), a word that passed
   // the check can still lead sender outside the code: the step is refused.
   static bool sender_reads_checked_words(const frame& f);
+
+  // The code blob that holds pc, as CodeCache::find_blob finds it: seen's
+  // blob where its code holds pc, else the interpreter's (looked up once for
+  // all walks), else CodeCache::find_blob's. seen->blob becomes the result
+  // when not null.
+  static CodeBlob* blob_of(address pc, AsgstSeenLast* seen);
+
+ private:
+  static CodeBlob* volatile _interpreter_blob;
 };
 
 #endif // SHARE_PRIMS_ASGSTSENDERSTEP_HPP

@@ -342,7 +342,10 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     return true;
   }
   nmethod* nm = f.cb() == nullptr ? nullptr : f.cb()->as_nmethod_or_null();
-  if (nm == nullptr || nm->method() == nullptr || nm->method()->is_continuation_enter_intrinsic()) {
+  // C1 and C2 make no native wrapper or intrinsic: their code needs no look
+  // at its Method's flags.
+  bool by_c1_or_c2 = nm != nullptr && (nm->is_compiled_by_c1() || nm->is_compiled_by_c2());
+  if (nm == nullptr || nm->method() == nullptr || (!by_c1_or_c2 && nm->method()->is_continuation_enter_intrinsic())) {
     // A stub, adapter or runtime blob, or the boundary of a continuation.
     if (includes_native_frames()) {
       report_native(f.pc(), f.sp(), f.fp(), out);
@@ -350,7 +353,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     }
     return false;
   }
-  if (nm->is_native_method()) {
+  if (!by_c1_or_c2 && nm->is_native_method()) {
     fill_method_frame(out, nm->method(), -1, -1, native_frame_of(f));
   } else {
     // A return address has an exact PcDesc; an interrupted pc at the top

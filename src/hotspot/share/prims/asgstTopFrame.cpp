@@ -32,6 +32,7 @@
 #include "memory/universe.hpp"
 #include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstSenderStep.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
 #include "runtime/continuation.hpp"
@@ -122,17 +123,11 @@ static bool in_unwinding_stub(CodeBlob* cb) {
 // stub (or the VM's signal handler, for a poll that traps) saves the poll's
 // pc in the thread and jumps there; nothing of the blob's frame is built
 // yet, and a frame made from sp with the blob's size would read its caller
-// far above, where an older frame's return address may lie.
-static bool is_safepoint_blob_entry(address pc) {
-  SafepointBlob* blobs[] = { SharedRuntime::polling_page_return_handler_blob(),
-                             SharedRuntime::polling_page_safepoint_handler_blob(),
-                             SharedRuntime::polling_page_vectors_safepoint_handler_blob() };
-  for (SafepointBlob* blob : blobs) {
-    if (blob != nullptr && pc == blob->code_begin()) {
-      return true;
-    }
-  }
-  return false;
+// far above, where an older frame's return address may lie. cb is pc's
+// code blob (SharedRuntime makes its three safepoint handler blobs, and only
+// them, as SafepointBlobs).
+static bool is_safepoint_blob_entry(address pc, CodeBlob* cb) {
+  return cb != nullptr && cb->is_safepoint_stub() && pc == cb->code_begin();
 }
 
 // The stubs that thaw a virtual thread's frames from the heap, when it
@@ -391,19 +386,22 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
       !thread->is_in_usable_stack((address)context.sp)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  if (is_safepoint_blob_entry(context.pc)) {
+  bool in_generated_code = is_generated_code(context.pc);
+  // The context's lookup, kept in _seen: the step from the top finds a
+  // recursion's caller without another (AsgstSenderStep).
+  CodeBlob* context_cb = in_generated_code ? AsgstSenderStep::blob_of(context.pc, &_seen) : nullptr;
+  if (is_safepoint_blob_entry(context.pc, context_cb)) {
     // The thread stands where its poll was, with the poll's sp and registers.
     AsgstNativeFrame at_poll = context;
     at_poll.pc = thread->saved_exception_pc();
-    if (at_poll.pc == nullptr || !is_generated_code(at_poll.pc) || is_safepoint_blob_entry(at_poll.pc)) {
+    if (at_poll.pc == nullptr || !is_generated_code(at_poll.pc) ||
+        is_safepoint_blob_entry(at_poll.pc, AsgstSenderStep::blob_of(at_poll.pc, &_seen))) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
     return java_top_from_context(thread, at_poll, top);
   }
   AsgstNativeFrame f = context;
   AsgstNativeFrame frame_caller;
-  bool in_generated_code = is_generated_code(context.pc);
-  CodeBlob* context_cb = in_generated_code ? CodeCache::find_blob(context.pc) : nullptr;  // the one lookup
   IncompleteFrame incomplete = in_generated_code ? caller_of_incomplete_frame(context, context_cb, &frame_caller)
                                                  : frame_complete;
   if (incomplete == caller_unknown) {
@@ -411,7 +409,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   if (incomplete == caller_found) {
     // A frame made from sp would read its caller from the wrong place.
-    CodeBlob* caller_cb = CodeCache::find_blob(frame_caller.pc);  // null outside generated code
+    CodeBlob* caller_cb = AsgstSenderStep::blob_of(frame_caller.pc, &_seen);  // null outside generated code
     if (!thread->is_in_usable_stack((address)frame_caller.sp) ||
         !is_frame_pc(frame_caller.sp, frame_caller.pc, caller_cb) ||
         !generated_frame_at(thread, frame_caller, caller_cb, top)) {
@@ -466,7 +464,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (!along_chain) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  CodeBlob* cb = f.pc == context.pc ? context_cb : CodeCache::find_blob(f.pc);
+  CodeBlob* cb = f.pc == context.pc ? context_cb : AsgstSenderStep::blob_of(f.pc, &_seen);
   if (!is_frame_pc(f.sp, f.pc, cb) || !generated_frame_at(thread, f, cb, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
