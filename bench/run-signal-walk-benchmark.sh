@@ -5,7 +5,10 @@
 # signalled every 0.1 ms; its handler times AsyncGetCallTrace,
 # ASGST's iterator, AsyncGetStackTrace and ASGST_Enqueue on the contexts it
 # receives, and a walk to a frame mark that appends the callers kept; the
-# thread times the walk of each enqueued element at its poll.
+# thread times the walk of each enqueued element at its poll. "ASGST top
+# frame, warm" times the top frame right after the same walk, untimed: its
+# cost once what it reads is in the caches. "timer alone" times no walk: the
+# clock's share of every other row.
 # Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
 #   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only)
