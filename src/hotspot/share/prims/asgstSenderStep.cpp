@@ -21,9 +21,10 @@
  * questions.
  */
 
-// On CPUs whose frames AsgstSenderStep does not know, every step is left to
-// frame::safe_for_sender and frame::sender. A CPU that knows them implements
-// the class in cpu/<cpu>/asgstSenderStep_<cpu>.cpp instead (x86_64, aarch64).
+// blob_of, for every CPU. On CPUs whose frames AsgstSenderStep does not
+// know, every step is left to frame::safe_for_sender and frame::sender. A CPU
+// that knows them implements the steps in cpu/<cpu>/asgstSenderStep_<cpu>.cpp
+// instead (x86_64, aarch64).
 
 #include "code/codeCache.hpp"
 #include "interpreter/interpreter.hpp"
