@@ -14,7 +14,10 @@
 #   make demo              build the sample profiler and profile a demo workload in each mode
 #   make bench             the benchmarks: walk cost at depths 8, 64, 512, 2048 from signal
 #                          contexts and from a native method, enqueue and queue processing
-#                          cost, whole-program overhead (doc/performance.md)
+#                          cost, where the walks spend their time (perf), whole-program
+#                          overhead, and overhead at equal sample rates on the real programs
+#                          and on the stream and fork-join kernels with the goals of
+#                          doc/performance.md
 #   make results           sums the results that the oracle and the stress tests wrote
 #                          (make/asgst/sum-results.sh; RESULTS=dirs or files to read)
 #   make jdk-without-asgst the comparison JDK: the same tree with ASGST compiled out
@@ -150,8 +153,12 @@ compare-upstream: $(CONFIG)
 # Benchmarks print figures; they are not timed tests.
 bench: demo
 	@bench/run-signal-walk-benchmark.sh 8 64 512 2048
+	@bench/run-walk-profile.sh compiled 8
 	@bench/run-walk-benchmark.sh 8 64 512 2048
 	@bench/run-overhead-benchmark.sh
+	@bench/run-rate-overhead-benchmark.sh
+	@DURATION=4s WARM_UP=2 WORKLOADS="streams parallel-streams forkjoin tree" \
+	  bench/run-rate-overhead-benchmark.sh
 
 # The change as a git branch on the upstream tag, for reviewers (doc/building.md).
 BRANCH_DIR ?=
