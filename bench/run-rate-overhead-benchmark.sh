@@ -11,7 +11,10 @@
 # run, the median and range of the per-round ratios to no profiler, the
 # median per-round ratio to mode agct at the same interval, and the samples
 # taken per CPU-second of the whole process (the same measure for every
-# configuration). bench/rate/measure.sh does the measuring.
+# configuration), and, for a fixed amount of work, what a sample costs: the
+# run's CPU time above that of the round's run without a profiler, over its
+# samples (a goal line compares modes queue and cpu by it, round by round).
+# bench/rate/measure.sh does the measuring.
 # Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
 #   RUNS=5                        rounds
 #   WORKLOADS="h2 xalan rhino"    real programs of the stress tier (bench/overhead/), or

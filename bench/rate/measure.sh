@@ -134,7 +134,7 @@ for workload in $workloads; do
   names=("$workload")
   [ -z "$timed" ] || names+=("$workload, after warm-up")
   for w in "${names[@]}"; do
-  awk -F'\t' -v w="$w" -v runs="$runs" -v size="$size" '
+  awk -F'\t' -v w="$w" -v runs="$runs" -v size="$size" -v timed="$timed" '
     function sorted(list, a,    n, i, j, t) {
       n = split(list, a, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -149,29 +149,41 @@ for workload in $workloads; do
       if ($8 != "-") rate[key] = rate[key] " " sprintf("%.0f", $8 / $7)
       if ($9 ~ /^walked=/) { v = substr($9, 8); sub(/%/, "", v); walked[key] = walked[key] " " v }
       if ($9 == "timer") timer[key]++
-      if ($2 == "no profiler") base[$4] = $6
+      if ($2 == "no profiler") { base[$4] = $6; base_cpu[$4] = $7 }
+      cpu_of[key, $4] = $7; samples_of[key, $4] = $8
       if ($2 == "asgstprof agct") agct[$3, $4] = $6
-      if ($2 == "asgstprof cpu") cpu_mode[$3, $4] = $6
-      if ($2 == "asgstprof queue") queue_mode[$3, $4] = $6
+      if ($2 == "asgstprof cpu") { cpu_mode[$3, $4] = $6; cpu_mode_key[$3] = key }
+      if ($2 == "asgstprof queue") { queue_mode[$3, $4] = $6; queue_mode_key[$3] = key }
       if ($2 == "asgstprof cpu, baseline VM") cpu_base[$3, $4] = $6
       if ($2 == "asgstprof queue, baseline VM") queue_base[$3, $4] = $6
       intervals_seen[$3] = 1
       rounds_of[key] = rounds_of[key] " " $4
     }
+    # What a sample costs in CPU time: the run'"'"'s CPU time (all its threads)
+    # above that of the round'"'"'s run without a profiler, over its samples, in
+    # us. Only for a fixed amount of work: a run of fixed time takes as much
+    # CPU time whatever it does.
+    function per_sample(key, round) {
+      if (timed != "" || !(round in base_cpu) || samples_of[key, round] !~ /^[0-9]+$/ || samples_of[key, round] == 0)
+        return ""
+      return sprintf(" %.1f", (cpu_of[key, round] - base_cpu[round]) * 1e6 / samples_of[key, round])
+    }
     END {
       unit = size; sub(/.*; /, "", unit)
       printf "%s (%s), %d rounds:\n\n", w, size, runs
-      print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | note |"
-      print "| --- | --- | --- | --- | --- | --- | --- |"
+      print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | CPU us per sample above no profiler | note |"
+      print "| --- | --- | --- | --- | --- | --- | --- | --- |"
       for (k = 1; k <= keys; k++) {
         key = order[k]; split(key, p, SUBSEP)
-        n = split(rounds_of[key], rs, " "); vb = ""; va = ""
+        n = split(rounds_of[key], rs, " "); vb = ""; va = ""; us = ""
         for (i = 1; i <= n; i++) {
           if (rs[i] in base) vb = vb " " sprintf("%.3f", w_of[key, rs[i]] / base[rs[i]])
           if ((p[2], rs[i]) in agct) va = va " " sprintf("%.3f", w_of[key, rs[i]] / agct[p[2], rs[i]])
+          us = us per_sample(key, rs[i])
         }
-        printf "| %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], range(wall[key]), range(vb),
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], range(wall[key]), range(vb),
                (p[1] ~ /^asgstprof/ ? med(va) : "-"), (rate[key] == "" ? "-" : med(rate[key])),
+               (us == "" ? "-" : range(us)),
                (walked[key] != "" ? "walked " med(walked[key]) "% of the frames" : "") \
                (key in timer ? timer[key] " runs without perf_events" : "")
       }
@@ -197,6 +209,15 @@ for workload in $workloads; do
             qc = qc " " sprintf("%.3f", queue_mode[interval, r] / cpu_mode[interval, r])
         printf "- queue vs cpu at %s, wall time: %s: %s\n", interval, range(qc),
                (qc == "" ? "not measured" : (med(qc) <= 1 ? "met (median at most 1)" : "not met (median above 1)"))
+        # The same by CPU time per sample, round by round (fixed work only).
+        qs = ""
+        for (r = 1; r <= runs; r++) {
+          q = per_sample(queue_mode_key[interval], r); c = per_sample(cpu_mode_key[interval], r)
+          if (q != "" && c != "" && c + 0 > 0) qs = qs " " sprintf("%.3f", q / c)
+        }
+        if (qs != "")
+          printf "- queue vs cpu at %s, CPU time per sample above no profiler: %s: %s\n", interval, range(qs),
+                 (med(qs) <= 1 ? "met (median at most 1)" : "not met (median above 1)")
         # BASELINE_IMAGE: the same comparisons on the other VM, and each mode against itself there.
         qcb = ""; qq = ""; cc = ""
         for (r = 1; r <= runs; r++) {
