@@ -13,7 +13,9 @@
 # taken per CPU-second of the whole process (the same measure for every
 # configuration), and, for a fixed amount of work, what a sample costs: the
 # run's CPU time above that of the round's run without a profiler, over its
-# samples (a goal line compares modes queue and cpu by it, round by round).
+# samples (a goal line compares modes queue and cpu by it, round by round),
+# and the part of the wall time outside the workload's own clock (the VM's
+# and the profiler's start and exit).
 # bench/rate/measure.sh does the measuring.
 # Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
 #   RUNS=5                        rounds

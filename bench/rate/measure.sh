@@ -26,7 +26,7 @@ mkdir -p "$classes"
     "$repo/bench/overhead/ParallelWork.java" \
     "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
 TIMEFORMAT='%R %U %S'
-printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tnote\n' > "$out/rate-runs.tsv"
+printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tnote\toutside_s\n' > "$out/rate-runs.tsv"
 
 # The configurations: name|interval|kind|agent options. The profiler's perf
 # engine keeps the interval; JFR's execution sampler takes 1 ms at least.
@@ -92,14 +92,20 @@ run_once() {  # workload run config
     for kind_rate in "$workload:${all:--}" "$workload, after warm-up:${after:--}"; do
       line_code=$code
       [[ "$line_code" != 0 || "${kind_rate##*:}" =~ ^[0-9]+(\.[0-9]+)?$ ]] || line_code=no-rate line_failed=no-rate
-      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "${kind_rate%:*}" "$name" "$interval" "$run" "$line_code" \
+      printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\n' "${kind_rate%:*}" "$name" "$interval" "$run" "$line_code" \
           "$(awk -v r="${kind_rate##*:}" 'BEGIN { printf "%.6f", (r > 0 ? 1 / r : 0) }')" "$cpu" "$samples" \
           "${note:--}" >> "$out/rate-runs.tsv"
     done
     code=${line_failed:-$code}
   else
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
-        "$samples" "${note:--}" >> "$out/rate-runs.tsv"
+    # The workloads print the milliseconds of their own work last: the rest
+    # of the wall time is the VM's (and the profiler's) start and exit.
+    local own outside=-
+    own=$(tail -n 1 "$out/last.out")
+    [[ ! "$own" =~ ^[0-9]+$ || "$wall" = - ]] ||
+      outside=$(awk -v w="$wall" -v o="$own" 'BEGIN { printf "%.3f", w - o / 1000 }')
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$workload" "$name" "$interval" "$run" "$code" "$wall" "$cpu" \
+        "$samples" "${note:--}" "$outside" >> "$out/rate-runs.tsv"
   fi
   if [ "$code" != 0 ]; then
     echo "failed: $workload, $name, $interval, run $run: exit $code" >&2
@@ -151,6 +157,7 @@ for workload in $workloads; do
       if ($9 == "timer") timer[key]++
       if ($2 == "no profiler") { base[$4] = $6; base_cpu[$4] = $7 }
       cpu_of[key, $4] = $7; samples_of[key, $4] = $8
+      if ($10 != "-" && $10 != "") outside[key] = outside[key] " " $10
       if ($2 == "asgstprof agct") agct[$3, $4] = $6
       if ($2 == "asgstprof cpu") { cpu_mode[$3, $4] = $6; cpu_mode_key[$3] = key }
       if ($2 == "asgstprof queue") { queue_mode[$3, $4] = $6; queue_mode_key[$3] = key }
@@ -171,8 +178,8 @@ for workload in $workloads; do
     END {
       unit = size; sub(/.*; /, "", unit)
       printf "%s (%s), %d rounds:\n\n", w, size, runs
-      print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | CPU us per sample above no profiler | note |"
-      print "| --- | --- | --- | --- | --- | --- | --- | --- |"
+      print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | CPU us per sample above no profiler | s of the wall time outside the workload'"'"'s own clock | note |"
+      print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
       for (k = 1; k <= keys; k++) {
         key = order[k]; split(key, p, SUBSEP)
         n = split(rounds_of[key], rs, " "); vb = ""; va = ""; us = ""
@@ -181,9 +188,9 @@ for workload in $workloads; do
           if ((p[2], rs[i]) in agct) va = va " " sprintf("%.3f", w_of[key, rs[i]] / agct[p[2], rs[i]])
           us = us per_sample(key, rs[i])
         }
-        printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], range(wall[key]), range(vb),
+        printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p[1], p[2], range(wall[key]), range(vb),
                (p[1] ~ /^asgstprof/ ? med(va) : "-"), (rate[key] == "" ? "-" : med(rate[key])),
-               (us == "" ? "-" : range(us)),
+               (us == "" ? "-" : range(us)), (outside[key] == "" ? "-" : range(outside[key])),
                (walked[key] != "" ? "walked " med(walked[key]) "% of the frames" : "") \
                (key in timer ? timer[key] " runs without perf_events" : "")
       }
