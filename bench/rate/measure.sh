@@ -46,7 +46,10 @@ for interval in $intervals; do
 done
 
 # One run: appends its line to rate-runs.tsv. The note: for marks=true the
-# share of their traces' frames that the walks walked (walked=N%); "timer"
+# share of their traces' frames that the walks walked (walked=N%); for mode
+# queue the share of the signals that found an element still pending
+# (pending=N%: only those can merge, and only those find the top frame
+# twice when they do not); "timer"
 # if the perf engine was refused (the run then does not sample at the
 # interval).
 run_once() {  # workload run config
@@ -72,7 +75,8 @@ run_once() {  # workload run config
       # mode=signal keeps no samples: the signals it took.
       [ "$name" != "asgstprof signal" ] ||
         samples=$(sed -n 's/^asgstprof: engine .*(\([0-9]*\) samples in .*/\1/p' "$out/last.err")
-      note=$(sed -n 's/^asgstprof: marks: .*(\([0-9.]*\)%)$/walked=\1%/p' "$out/last.err")
+      note=$(sed -n -e 's/^asgstprof: marks: .*(\([0-9.]*\)%)$/walked=\1%/p' \
+                    -e 's/^asgstprof: queue: .* pending (\([0-9.]*\)%).*/pending=\1%/p' "$out/last.err")
       ! grep -q 'perf_event_open failed' "$out/last.err" || note=timer
       [ -n "$samples" ] || { samples=?; [ "$code" != 0 ] || code=no-report; } ;;
     jfr|jfrcpu)
@@ -154,6 +158,7 @@ for workload in $workloads; do
       wall[key] = wall[key] " " $6; w_of[key, $4] = $6
       if ($8 != "-") rate[key] = rate[key] " " sprintf("%.0f", $8 / $7)
       if ($9 ~ /^walked=/) { v = substr($9, 8); sub(/%/, "", v); walked[key] = walked[key] " " v }
+      if ($9 ~ /^pending=/) { v = substr($9, 9); sub(/%/, "", v); pending[key] = pending[key] " " v }
       if ($9 == "timer") timer[key]++
       if ($2 == "no profiler") { base[$4] = $6; base_cpu[$4] = $7 }
       cpu_of[key, $4] = $7; samples_of[key, $4] = $8
@@ -192,6 +197,7 @@ for workload in $workloads; do
                (p[1] ~ /^asgstprof/ ? med(va) : "-"), (rate[key] == "" ? "-" : med(rate[key])),
                (us == "" ? "-" : range(us)), (outside[key] == "" ? "-" : range(outside[key])),
                (walked[key] != "" ? "walked " med(walked[key]) "% of the frames" : "") \
+               (pending[key] != "" ? "an element pending at " med(pending[key]) "% of the signals" : "") \
                (key in timer ? timer[key] " runs without perf_events" : "")
       }
       print ""

@@ -111,6 +111,8 @@ std::atomic<long> failed_walks{0};
 // SIGPROFs handled while running in modes cpu, queue, agct and signal (each a sample,
 // walked, failed or lost), and the wall sampler's rounds: the achieved rate.
 std::atomic<long> signals_taken{0};
+std::atomic<long> queue_pending{0};  // mode queue: samples that found an element pending
+std::atomic<long> queue_merged{0};   // ... and went into it
 std::atomic<long> wall_rounds{0};
 
 pid_t current_tid() {
@@ -474,7 +476,10 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
       break;  // the floor: what the signal alone costs
     case Mode::queue:
       if (this_thread.queue != nullptr) {
-        this_thread.queue->enqueue_or_merge(ucontext);
+        bool pending, merged;
+        this_thread.queue->enqueue_or_merge(ucontext, &pending, &merged);
+        if (pending) queue_pending.fetch_add(1, std::memory_order_relaxed);
+        if (merged) queue_merged.fetch_add(1, std::memory_order_relaxed);
       }
       break;
     case Mode::wall: {
@@ -763,6 +768,11 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
                  "(%ld samples in %.3f CPU-seconds of the sampled threads)\n",
                  options.engine == Engine::perf ? "perf" : attached ? "timer (process-wide)" : "timer",
                  options.interval_us, requested, cpu_seconds > 0 ? taken / cpu_seconds : 0.0, taken, cpu_seconds);
+  }
+  if (options.mode == Mode::queue) {
+    long pending = queue_pending.load(), taken = signals_taken.load();
+    std::fprintf(messages, "asgstprof: queue: %ld of %ld signals found an element pending (%.1f%%), %ld merged into it\n",
+                 pending, taken, taken > 0 ? 100.0 * pending / taken : 0.0, queue_merged.load());
   }
   if (options.marks) {
     long traced = incremental.traced_frames();

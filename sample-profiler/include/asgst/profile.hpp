@@ -274,13 +274,23 @@ class Queue {
   void resize(int size) { api.ResizeQueue(_queue, size); }
 
   // Enqueues, or counts the sample in the youngest element's arg if that
-  // element records the same place (queue compression). Signal safe.
-  int enqueue_or_merge(void* ucontext) {
-    ASGST_QueueElement now = enqueuable(ucontext);
+  // element records the same place (queue compression). Signal safe. Only
+  // a pending element can take the sample: without one (a thread in Java
+  // code has its elements processed at the polls between its samples), the
+  // top frame is found once, by the enqueue. *pending: whether an element
+  // was pending; *merged: whether the sample went into it.
+  int enqueue_or_merge(void* ucontext, bool* pending = nullptr, bool* merged = nullptr) {
     ASGST_QueueElement* last = element(-1);
-    if (last != nullptr && now.pc != nullptr && now.pc == last->pc && now.sp == last->sp && now.fp == last->fp &&
+    if (pending != nullptr) *pending = last != nullptr;
+    if (merged != nullptr) *merged = false;
+    if (last == nullptr) {
+      return enqueue(ucontext, reinterpret_cast<void*>(intptr_t(1)));
+    }
+    ASGST_QueueElement now = enqueuable(ucontext);
+    if (now.pc != nullptr && now.pc == last->pc && now.sp == last->sp && now.fp == last->fp &&
         now.bcp == last->bcp) {
       last->arg = reinterpret_cast<void*>(reinterpret_cast<intptr_t>(last->arg) + 1);
+      if (merged != nullptr) *merged = true;
       return 1;
     }
     return enqueue(ucontext, reinterpret_cast<void*>(intptr_t(1)));
