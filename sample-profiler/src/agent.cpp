@@ -111,7 +111,8 @@ std::atomic<long> failed_walks{0};
 // SIGPROFs handled while running in modes cpu, queue, agct and signal (each a sample,
 // walked, failed or lost), and the wall sampler's rounds: the achieved rate.
 std::atomic<long> signals_taken{0};
-std::atomic<long> queue_pending{0};  // mode queue: samples that found an element pending
+std::atomic<long> queue_signals{0};  // mode queue: signals on threads with a queue
+std::atomic<long> queue_pending{0};  // ... that found an element pending
 std::atomic<long> queue_merged{0};   // ... and went into it
 std::atomic<long> wall_rounds{0};
 
@@ -477,6 +478,7 @@ void on_sigprof(int, siginfo_t*, void* ucontext) {
     case Mode::queue:
       if (this_thread.queue != nullptr) {
         bool pending, merged;
+        queue_signals.fetch_add(1, std::memory_order_relaxed);
         this_thread.queue->enqueue_or_merge(ucontext, &pending, &merged);
         if (pending) queue_pending.fetch_add(1, std::memory_order_relaxed);
         if (merged) queue_merged.fetch_add(1, std::memory_order_relaxed);
@@ -770,7 +772,7 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
                  options.interval_us, requested, cpu_seconds > 0 ? taken / cpu_seconds : 0.0, taken, cpu_seconds);
   }
   if (options.mode == Mode::queue) {
-    long pending = queue_pending.load(), taken = signals_taken.load();
+    long pending = queue_pending.load(), taken = queue_signals.load();
     std::fprintf(messages, "asgstprof: queue: %ld of %ld signals found an element pending (%.1f%%), %ld merged into it\n",
                  pending, taken, taken > 0 ? 100.0 * pending / taken : 0.0, queue_merged.load());
   }

@@ -288,7 +288,7 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
   switch (thread->thread_state()) {
     case _thread_in_Java:
     case _thread_in_Java_trans: {
-      // CodeCache::contains walks the code heaps: asked once for the context.
+      // CodeCache::contains walks the code heaps: java_top_from_context takes its answer.
       bool context_in_code = context.pc != nullptr && is_generated_code(context.pc);
       if (thread->has_last_Java_frame() && !context_in_code) {
         // C code called into the VM from generated code, before or after its
