@@ -773,7 +773,8 @@ void JNICALL on_vm_death(jvmtiEnv*, JNIEnv*) {
   }
   if (options.mode == Mode::queue) {
     long pending = queue_pending.load(), taken = queue_signals.load();
-    std::fprintf(messages, "asgstprof: queue: %ld of %ld signals found an element pending (%.1f%%), %ld merged into it\n",
+    std::fprintf(messages,
+                 "asgstprof: queue: %ld of %ld signals found an element pending (%.1f%%), %ld merged into it\n",
                  pending, taken, taken > 0 ? 100.0 * pending / taken : 0.0, queue_merged.load());
   }
   if (options.marks) {
