@@ -31,28 +31,32 @@
  *          test's own stack shape, not by the walker: exactly DEPTH + 1 frames
  *          of deep() below loop(), Continuation.enter at the bottom.
  * @requires os.family == "linux" & vm.gc.G1
- * @run main/othervm/native -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames whole
  */
 
 /*
  * @test id=parallel
  * @requires os.family == "linux" & vm.gc.Parallel
- * @run main/othervm/native -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames whole
  */
 
 /*
  * @test id=serial
  * @requires os.family == "linux" & vm.gc.Serial
- * @run main/othervm/native -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames whole
  */
 
 /*
  * @test id=interpreted
  * @requires os.family == "linux" & vm.gc.G1
- * @run main/othervm/native -XX:+UseG1GC -Xint -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseG1GC -Xint -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames whole
  */
 
@@ -62,21 +66,24 @@
  *          move objects (the stack chunks among them) between the walks: no
  *          walk is wrong, and walks still read frames in the heap.
  * @requires os.family == "linux" & vm.gc.G1
- * @run main/othervm/native -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames read collections
  */
 
 /*
  * @test id=parallel-collections
  * @requires os.family == "linux" & vm.gc.Parallel
- * @run main/othervm/native -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames read collections
  */
 
 /*
  * @test id=serial-collections
  * @requires os.family == "linux" & vm.gc.Serial
- * @run main/othervm/native -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames read collections
  */
 
@@ -86,14 +93,16 @@
  *          runs, no signal-handler walk reads a frame in the heap, while
  *          collections run.
  * @requires os.family == "linux" & vm.gc.Z
- * @run main/othervm/native -XX:+UseZGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseZGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames refused collections
  */
 
 /*
  * @test id=shenandoah
  * @requires os.family == "linux" & vm.gc.Shenandoah
- * @run main/othervm/native -XX:+UseShenandoahGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFrames::loop
+ *                          -XX:+UseShenandoahGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFrames refused collections
  */
 
@@ -224,6 +233,16 @@ public class AsgstHandlerHeapFrames {
         return deep(depth - 1) + 1;
     }
 
+    // Every @run keeps loop() out of deep()'s compiled code. A walk interrupted
+    // in compiled code names the top frame's inlined scopes from the next debug
+    // information after the pc (doc/stack-walking.md). deep() inlines itself
+    // once, so its code holds two copies of loop(), one per depth, and the
+    // next debug information after loop()'s back-edge poll in the first copy
+    // belongs to the second: the walk would show one frame of deep() more than
+    // the thread has (C1 runs of AsgstHandlerHeapFramesJvmti met it). With
+    // loop() compiled apart, every frame from deep() on comes from a return
+    // address.
+    //
     // Yields after every piece of work: every remount leaves the frames below
     // the youngest ones frozen in the heap.
     static long loop() {

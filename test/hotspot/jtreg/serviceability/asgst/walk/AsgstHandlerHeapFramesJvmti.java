@@ -34,35 +34,40 @@
  *          the frames below the youngest ones frozen in the heap, and a
  *          platform thread allocates so that collections move them.
  * @requires os.family == "linux" & vm.gc.G1
- * @run main/othervm/native -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseG1GC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti read
  */
 
 /*
  * @test id=parallel
  * @requires os.family == "linux" & vm.gc.Parallel
- * @run main/othervm/native -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseParallelGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti read
  */
 
 /*
  * @test id=serial
  * @requires os.family == "linux" & vm.gc.Serial
- * @run main/othervm/native -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseSerialGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti read
  */
 
 /*
  * @test id=interpreted
  * @requires os.family == "linux" & vm.gc.G1
- * @run main/othervm/native -XX:+UseG1GC -Xint -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseG1GC -Xint -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti read
  */
 
 /*
  * @test id=c1
  * @requires os.family == "linux" & vm.gc.G1 & vm.compiler1.enabled
- * @run main/othervm/native -XX:+UseG1GC -XX:TieredStopAtLevel=1 -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseG1GC -XX:TieredStopAtLevel=1 -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti read
  */
 
@@ -72,14 +77,16 @@
  *          runs, the walks end at the first frame in the heap: what they did
  *          show is judged by JVMTI the same way.
  * @requires os.family == "linux" & vm.gc.Z
- * @run main/othervm/native -XX:+UseZGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseZGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti refused
  */
 
 /*
  * @test id=shenandoah
  * @requires os.family == "linux" & vm.gc.Shenandoah
- * @run main/othervm/native -XX:+UseShenandoahGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
+ * @run main/othervm/native -XX:CompileCommand=quiet -XX:CompileCommand=dontinline,AsgstHandlerHeapFramesJvmti::loop
+ *                          -XX:+UseShenandoahGC -Xmx256m -Djdk.virtualThreadScheduler.parallelism=2
  *                          AsgstHandlerHeapFramesJvmti refused
  */
 
@@ -171,6 +178,15 @@ public class AsgstHandlerHeapFramesJvmti {
         return deep(depth - 1) + 1;
     }
 
+    // Every @run keeps loop() out of deep()'s compiled code. A walk interrupted
+    // in compiled code names the top frame's inlined scopes from the next debug
+    // information after the pc (doc/stack-walking.md). deep() inlines itself
+    // once, so its code holds two copies of loop(), one per depth, and the
+    // next debug information after loop()'s back-edge poll in the first copy
+    // belongs to the second: the walk would show one frame of deep() more than
+    // the thread has (C1 runs of the JVMTI test met it). With loop() compiled
+    // apart, every frame from deep() on comes from a return address.
+    //
     // judge() comes right after compute(): a walk kept in compute() is judged
     // by the same virtual thread, on the same carrier, before the yield.
     static long loop() {

@@ -55,6 +55,10 @@ typedef struct {
   ASGST_Method method;
   int bci;
   int from_heap;  /* a frame in the heap has no sp (profile.h) */
+  int type;       /* the rest only for the report of a mismatch */
+  int comp_level;
+  void* pc;
+  void* sp;
 } KeptFrame;
 
 /* One per carrier: filled by its signal handler when empty, judged and
@@ -85,7 +89,7 @@ static jmethodID loop_id, judge_id;
 static pthread_mutex_t methods_lock = PTHREAD_MUTEX_INITIALIZER;
 static volatile int sampling;
 static int mismatch_recorded;
-static char mismatch[8192];
+static char mismatch[16384];
 
 static void add(int counter) {
   __atomic_fetch_add(&counts[counter], 1, __ATOMIC_RELAXED);
@@ -116,6 +120,10 @@ static void keep_walk(ASGST_Iterator* iterator, void* arg) {
     walk->frames[walk->count].method = frame.method;
     walk->frames[walk->count].bci = frame.bci;
     walk->frames[walk->count].from_heap = frame.method != NULL && frame.sp == NULL;
+    walk->frames[walk->count].type = frame.type;
+    walk->frames[walk->count].comp_level = frame.comp_level;
+    walk->frames[walk->count].pc = frame.pc;
+    walk->frames[walk->count].sp = frame.sp;
     walk->count++;
   }
   walk->state = ASGST_State(iterator);
@@ -187,10 +195,12 @@ static void record_mismatch(JNIEnv* env, const KeptWalk* walk, const jvmtiFrameI
   for (int i = 0; (i < walk->count || i < trace_count) && used < sizeof(mismatch); i++) {
     name_of(env, i < walk->count ? ASGST_MethodToJMethodID(walk->frames[i].method) : NULL, ours, sizeof(ours));
     name_of(env, i < trace_count ? trace[i].method : NULL, theirs, sizeof(theirs));
-    used += (size_t)snprintf(mismatch + used, sizeof(mismatch) - used, "\n  %3d ASGST %s bci %d%s | JVMTI %s bci %d",
-                             i, ours, i < walk->count ? walk->frames[i].bci : -2,
-                             i < walk->count && walk->frames[i].from_heap ? " (heap)" : "", theirs,
-                             i < trace_count ? (int)trace[i].location : -2);
+    const KeptFrame* f = i < walk->count ? &walk->frames[i] : NULL;
+    used += (size_t)snprintf(mismatch + used, sizeof(mismatch) - used,
+                             "\n  %3d ASGST %s bci %d%s type %d level %d pc %p sp %p | JVMTI %s bci %d",
+                             i, ours, f != NULL ? f->bci : -2, f != NULL && f->from_heap ? " (heap)" : "",
+                             f != NULL ? f->type : -1, f != NULL ? f->comp_level : -2, f != NULL ? f->pc : NULL,
+                             f != NULL ? f->sp : NULL, theirs, i < trace_count ? (int)trace[i].location : -2);
   }
 }
 
