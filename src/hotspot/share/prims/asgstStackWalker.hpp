@@ -205,7 +205,7 @@ class AsgstStackWalker : public StackObj {
   int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);
   int start_non_java_thread(const AsgstNativeFrame& context);
   int start_at_anchor(JavaThread* thread, const AsgstNativeFrame& context, bool context_usable);
-  int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, frame* top);
+  int java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context, bool in_generated_code, frame* top);
   bool generated_frame_at(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb, frame* result);
   bool generated_caller_of_record(JavaThread* thread, AsgstNativeFrame* f) const;
   bool compiled_caller_at_sp(JavaThread* thread, const AsgstNativeFrame& f, const AsgstNativeFrame* chain_end,

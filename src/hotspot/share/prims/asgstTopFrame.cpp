@@ -288,7 +288,9 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
   switch (thread->thread_state()) {
     case _thread_in_Java:
     case _thread_in_Java_trans: {
-      if (thread->has_last_Java_frame() && (context.pc == nullptr || !is_generated_code(context.pc))) {
+      // CodeCache::contains walks the code heaps: java_top_from_context takes its answer.
+      bool context_in_code = context.pc != nullptr && is_generated_code(context.pc);
+      if (thread->has_last_Java_frame() && !context_in_code) {
         // C code called into the VM from generated code, before or after its
         // state transition. While it builds or tears down its frame, the frame
         // pointer still names its caller's frame, and the chain would skip
@@ -301,7 +303,7 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
       }
       // In Java code (or a stub or leaf C function it called): only the context knows the top.
       frame top;
-      int result = java_top_from_context(thread, context, &top);
+      int result = java_top_from_context(thread, context, context_in_code, &top);
       if (result != 1) {
         return result;
       }
@@ -309,7 +311,7 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
         return ASGST_FRAMES_IN_HEAP;
       }
       _executing = top;
-      if (includes_native_frames() && !is_generated_code(context.pc)) {
+      if (includes_native_frames() && !context_in_code) {
         begin_native(context, top.sp(), top);
       } else {
         begin_java(top);
@@ -381,12 +383,12 @@ int AsgstStackWalker::start_at_anchor(JavaThread* thread, const AsgstNativeFrame
 // that compiled code calls without a thread state change (a leaf call) is
 // followed along the frame pointer chain back into the generated code.
 int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativeFrame& context,
-                                            frame* top) {
+                                            bool in_generated_code, frame* top) {
+  assert(context.pc == nullptr || in_generated_code == is_generated_code(context.pc), "asked for this context");
   if (context.pc == nullptr || context.sp == nullptr ||
       !thread->is_in_usable_stack((address)context.sp)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
-  bool in_generated_code = is_generated_code(context.pc);
   // The context's lookup, kept in _seen: the step from the top finds a
   // recursion's caller without another (AsgstSenderStep).
   CodeBlob* context_cb = in_generated_code ? AsgstSenderStep::blob_of(context.pc, &_seen) : nullptr;
@@ -398,7 +400,7 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
         is_safepoint_blob_entry(at_poll.pc, AsgstSenderStep::blob_of(at_poll.pc, &_seen))) {
       return ASGST_NO_TOP_JAVA_FRAME;
     }
-    return java_top_from_context(thread, at_poll, top);
+    return java_top_from_context(thread, at_poll, true, top);
   }
   AsgstNativeFrame f = context;
   AsgstNativeFrame frame_caller;
@@ -426,7 +428,8 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   bool along_chain = true;
   bool sp_from_record = false;  // the chain's last step read a C frame's record
   bool caller_known = false;    // the interrupted function's instructions told its caller's sp
-  for (int leaf_frames = 0; along_chain && !is_generated_code(f.pc); leaf_frames++) {
+  bool f_in_generated_code = in_generated_code;
+  for (int leaf_frames = 0; along_chain && !f_in_generated_code; leaf_frames++) {
     AsgstNativeFrame caller;
     AsgstFrameEdges::Frameless frameless = leaf_frames == 0 ? AsgstFrameEdges::caller_of_frameless(f, &caller)
                                                             : AsgstFrameEdges::has_frame;
@@ -441,13 +444,14 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
       sp_from_record = !found;
       caller_known = known && found;
       f = caller;
+      f_in_generated_code = is_generated_code(f.pc);
     }
   }
   // Where the instructions told the caller's sp, no other sp is looked for:
   // a frame made at a lower one (aarch64, after the push of the frame
   // record) may find a stale return address whose senders reach the chain.
   bool out_of_steps = false;
-  if (!in_generated_code && !(caller_known && is_generated_code(f.pc)) &&
+  if (!in_generated_code && !(caller_known && f_in_generated_code) &&
       compiled_caller_at_sp(thread, context, along_chain ? &f : nullptr, top, &out_of_steps)) {
     return 1;
   }
