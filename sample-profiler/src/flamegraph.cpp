@@ -129,8 +129,8 @@ void Profile::write_html(std::FILE* out, const std::string& title) {
   for (const auto& [stack, count] : _stacks) {
     Node* node = &root;
     node->value += count;
-    for (const std::string& frame : stack) {
-      node = &node->children[frame];
+    for (NameId frame : stack) {
+      node = &node->children[name(frame)];
       node->value += count;
     }
   }

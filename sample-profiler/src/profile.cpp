@@ -24,6 +24,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <utility>
 
 namespace asgstprof {
 
@@ -39,50 +41,29 @@ static std::string java_name(const char* class_signature, const char* method_nam
   return name;
 }
 
-const std::string& Profile::method_name(ASGST_Method method) {
-  static const std::string unknown = "[unknown method]";
+std::string Profile::method_name(ASGST_Method method) {
   char name[256], class_name[512];
   ASGST_MethodInfo info{};
   info.method_name = name;
   info.method_name_length = sizeof(name);
   asgst::api.GetMethodInfo(method, &info);
   if (info.method_name == nullptr) {
-    return unknown;
-  }
-  MethodKey key{info.class_idnum, info.idnum};
-  auto found = _method_names.find(key);
-  if (found != _method_names.end()) {
-    return found->second;
+    return "[unknown method]";
   }
   ASGST_ClassInfo class_info{};
   class_info.class_name = class_name;
   class_info.class_name_length = sizeof(class_name);
   asgst::api.GetClassInfo(info.klass, &class_info);
-  std::string full = class_info.class_name != nullptr ? java_name(class_name, name) : std::string(name);
-  return _method_names.emplace(key, std::move(full)).first->second;
+  return class_info.class_name != nullptr ? java_name(class_name, name) : std::string(name);
 }
 
-std::string Profile::frame_name(const RawFrame& frame) {
-  switch (frame.kind) {
-    case FrameKind::java:
-      return method_name(frame.method);
-    case FrameKind::java_inlined:
-      return method_name(frame.method) + "_[i]";
-    case FrameKind::jmethod:
-      return _jmethod_namer != nullptr ? _jmethod_namer(frame.jmethod) : "[jmethodID]";
-    case FrameKind::walk_cut:
-      return "[walk cut: error " + std::to_string(frame.error) + "]";
-    case FrameKind::frames_in_heap:
-      return "[frames frozen in the heap]";
-    case FrameKind::non_java:
-      break;
-  }
+std::string Profile::native_name(void* pc) {
   if (_native_names) {
     Dl_info dl{};
-    if (frame.pc != nullptr && dladdr(frame.pc, &dl) != 0 && dl.dli_sname != nullptr) {
+    if (pc != nullptr && dladdr(pc, &dl) != 0 && dl.dli_sname != nullptr) {
       return std::string("[native] ") + dl.dli_sname;
     }
-    if (frame.pc != nullptr && dl.dli_fname != nullptr) {
+    if (pc != nullptr && dl.dli_fname != nullptr) {
       const char* base = std::strrchr(dl.dli_fname, '/');
       return std::string("[native] ") + (base != nullptr ? base + 1 : dl.dli_fname);
     }
@@ -90,14 +71,74 @@ std::string Profile::frame_name(const RawFrame& frame) {
   return "[native]";
 }
 
+Profile::NameId Profile::intern(std::string name) {
+  auto found = _name_ids.find(name);
+  if (found != _name_ids.end()) {
+    return found->second;
+  }
+  NameId id = (NameId)_names.size();
+  _names.push_back(name);
+  _name_ids.emplace(std::move(name), id);
+  return id;
+}
+
+Profile::NameId Profile::method_name_id(ASGST_Method method, bool inlined) {
+  auto& ids = _method_name_ids[inlined ? 1 : 0];
+  auto found = ids.find(method);
+  if (found != ids.end()) {
+    return found->second;
+  }
+  std::string name = method_name(method);
+  NameId id = intern(inlined ? name + "_[i]" : name);
+  ids.emplace(method, id);
+  return id;
+}
+
+Profile::NameId Profile::frame_name_id(const RawFrame& frame) {
+  switch (frame.kind) {
+    case FrameKind::java:
+      return method_name_id(frame.method, false);
+    case FrameKind::java_inlined:
+      return method_name_id(frame.method, true);
+    case FrameKind::jmethod: {
+      auto found = _jmethod_name_ids.find(frame.jmethod);
+      if (found != _jmethod_name_ids.end()) {
+        return found->second;
+      }
+      NameId id = intern(_jmethod_namer != nullptr ? _jmethod_namer(frame.jmethod) : "[jmethodID]");
+      _jmethod_name_ids.emplace(frame.jmethod, id);
+      return id;
+    }
+    case FrameKind::walk_cut:
+      return intern("[walk cut: error " + std::to_string(frame.error) + "]");
+    case FrameKind::frames_in_heap:
+      return intern("[frames frozen in the heap]");
+    case FrameKind::non_java:
+      break;
+  }
+  return intern(native_name(frame.pc));
+}
+
+size_t Profile::StackHash::operator()(const Stack& stack) const noexcept {
+  uint64_t hash = 14695981039346656037ull;  // FNV-1a over the ids
+  for (NameId id : stack) {
+    hash = (hash ^ id) * 1099511628211ull;
+  }
+  return (size_t)hash;
+}
+
 // frames are callee first; stacks are kept root first.
 void Profile::fold(const RawFrame* frames, int count, int64_t weight) {
-  std::vector<std::string> stack;
-  stack.reserve(count);
+  _folding.clear();
   for (int i = count - 1; i >= 0; i--) {
-    stack.push_back(frame_name(frames[i]));
+    _folding.push_back(frame_name_id(frames[i]));
   }
-  _stacks[stack] += weight;
+  auto found = _stacks.find(_folding);
+  if (found != _stacks.end()) {
+    found->second += weight;
+  } else {
+    _stacks.emplace(_folding, weight);
+  }
   _samples += weight;
 }
 
@@ -111,18 +152,27 @@ void Profile::on_class_unload(ASGST_Class klass, ASGST_Method* methods, int coun
   std::lock_guard<std::mutex> guard(_lock);
   // Pending samples may hold these methods: name them while they are valid.
   _ring.drain([this](RawSample& s) { fold(s.frames, s.count, s.weight); });
+  // Their handles may name other methods from now on; the names stay.
   for (int i = 0; i < count; i++) {
-    method_name(methods[i]);  // keeps the name under the method's ids
+    _method_name_ids[0].erase(methods[i]);
+    _method_name_ids[1].erase(methods[i]);
   }
 }
 
 void Profile::write_collapsed(std::FILE* out) {
   std::lock_guard<std::mutex> guard(_lock);
+  std::vector<std::pair<std::string, int64_t>> lines;  // sorted, as the stacks' order is the hash's
+  lines.reserve(_stacks.size());
   for (const auto& [stack, count] : _stacks) {
+    std::string line;
     for (size_t i = 0; i < stack.size(); i++) {
-      std::fprintf(out, "%s%s", i == 0 ? "" : ";", stack[i].c_str());
+      line += (i == 0 ? "" : ";") + name(stack[i]);
     }
-    std::fprintf(out, " %lld\n", (long long)count);
+    lines.emplace_back(std::move(line), count);
+  }
+  std::sort(lines.begin(), lines.end());
+  for (const auto& [line, count] : lines) {
+    std::fprintf(out, "%s %lld\n", line.c_str(), (long long)count);
   }
 }
 
@@ -131,7 +181,7 @@ std::string Profile::top_frames(int n) {
   std::map<std::string, int64_t> self;
   for (const auto& [stack, count] : _stacks) {
     if (!stack.empty()) {
-      self[stack.back()] += count;
+      self[name(stack.back())] += count;
     }
   }
   std::vector<std::pair<int64_t, std::string>> sorted;

@@ -28,7 +28,6 @@
 #include <asgst/profile.hpp>
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -62,24 +61,34 @@ class Profile {
   std::string top_frames(int n);
 
  private:
-  struct MethodKey {
-    jlong class_idnum;
-    jint method_idnum;
-    bool operator<(const MethodKey& o) const {
-      return class_idnum != o.class_idnum ? class_idnum < o.class_idnum : method_idnum < o.method_idnum;
-    }
+  // Frame names are interned: a stack is a vector of ids into _names.
+  using NameId = uint32_t;
+  using Stack = std::vector<NameId>;  // root first
+  struct StackHash {
+    size_t operator()(const Stack& stack) const noexcept;
   };
 
-  std::string frame_name(const RawFrame& frame);
-  const std::string& method_name(ASGST_Method method);
+  NameId intern(std::string name);
+  NameId frame_name_id(const RawFrame& frame);
+  NameId method_name_id(ASGST_Method method, bool inlined);
+  std::string method_name(ASGST_Method method);
+  std::string native_name(void* pc);
   void fold(const RawFrame* frames, int count, int64_t weight);
+  const std::string& name(NameId id) const { return _names[id]; }
 
   SampleRing _ring;
   std::mutex _lock;
   bool _native_names;
   JMethodNamer _jmethod_namer = nullptr;
-  std::map<MethodKey, std::string> _method_names;
-  std::map<std::vector<std::string>, int64_t> _stacks;  // root first
+  std::vector<std::string> _names;
+  std::unordered_map<std::string, NameId> _name_ids;
+  // By handle: a handle stays one method until its class's unload handler
+  // has run (on_class_unload forgets it then), so a method is named once,
+  // not once per frame. [0] its frames, [1] its inlined frames.
+  std::unordered_map<ASGST_Method, NameId> _method_name_ids[2];
+  std::unordered_map<jmethodID, NameId> _jmethod_name_ids;  // jmethodIDs are never reused
+  std::unordered_map<Stack, int64_t, StackHash> _stacks;
+  Stack _folding;  // fold's scratch stack, kept to save its allocation
   int64_t _samples = 0;
 };
 
