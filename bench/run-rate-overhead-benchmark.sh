@@ -30,6 +30,9 @@
 #   THREADS=2                     threads of each workload
 #   BASELINE_IMAGE=DIR            another image of the VM (a build before a change, in
 #                                 the workspace): modes cpu and queue on it join the rounds
+#   BASELINE_PROFILER=REV         the sample profiler of another commit (before a change to
+#                                 it), built against this image: its modes cpu and queue
+#                                 join the rounds
 # Takes about 10 minutes per workload with the defaults on two cores.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,4 +42,14 @@ image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
 out="$ASGST_WORKSPACE/bench/rate"
 mkdir -p "$out"
 "$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler"
+if [ -n "${BASELINE_PROFILER:-}" ]; then
+  rm -rf "$out/baseline-profiler"
+  mkdir -p "$out/baseline-profiler/src"
+  git -C "$repo" archive "$BASELINE_PROFILER" sample-profiler | tar -x -C "$out/baseline-profiler/src"
+  "$repo/make/asgst/in-env" bash -c "cmake -S '$out/baseline-profiler/src/sample-profiler' \
+      -B '$out/baseline-profiler/build' -DJAVA_HOME='$image' && cmake --build '$out/baseline-profiler/build' -- -j2" \
+      > "$out/baseline-profiler/build.log" 2>&1 ||
+    { echo "building the sample profiler of $BASELINE_PROFILER failed (log: $out/baseline-profiler/build.log)" >&2; exit 1; }
+  export BASELINE_AGENT="$out/baseline-profiler/build/libasgstprof.so"
+fi
 "$repo/make/asgst/in-env" "$repo/bench/rate/measure.sh" "$image" "$out/profiler/build/libasgstprof.so" "$out"

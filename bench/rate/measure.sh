@@ -43,6 +43,10 @@ for interval in $intervals; do
   [ -z "${BASELINE_IMAGE:-}" ] ||
     configs+=("asgstprof cpu, baseline VM|$interval|asgst-baseline|mode=cpu,engine=perf,interval=$interval"
               "asgstprof queue, baseline VM|$interval|asgst-baseline|mode=queue,engine=perf,interval=$interval")
+  # BASELINE_AGENT: another build of the sample profiler (before a change to it).
+  [ -z "${BASELINE_AGENT:-}" ] ||
+    configs+=("asgstprof cpu, baseline profiler|$interval|asgst-baseline-profiler|mode=cpu,engine=perf,interval=$interval"
+              "asgstprof queue, baseline profiler|$interval|asgst-baseline-profiler|mode=queue,engine=perf,interval=$interval")
 done
 
 # One run: appends its line to rate-runs.tsv. The note: for marks=true the
@@ -60,6 +64,7 @@ run_once() {  # workload run config
     asgst) args=(-agentpath:"$agent=$options,file=$out/profile.collapsed") ;;
     asgst-baseline)
       args=(-agentpath:"$agent=$options,file=$out/profile.collapsed") java="$BASELINE_IMAGE/bin/java" ;;
+    asgst-baseline-profiler) args=(-agentpath:"$BASELINE_AGENT=$options,file=$out/profile.collapsed") ;;
     jfr) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#period=$interval") ;;
     jfrcpu) args=(-XX:StartFlightRecording:filename="$out/x.jfr,jdk.ExecutionSample#enabled=false,jdk.CPUTimeSample#enabled=true,jdk.CPUTimeSample#throttle=$interval") ;;
   esac
@@ -70,7 +75,7 @@ run_once() {  # workload run config
   read -r wall user sys < <(tail -1 "$out/time.txt") || { code=no-time; wall=-; }  # the shell's time printed nothing
   cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
   case $kind in
-    asgst|asgst-baseline)
+    asgst|asgst-baseline|asgst-baseline-profiler)
       samples=$(sed -n 's/^asgstprof: mode [a-z]*, \([0-9]*\) samples.*/\1/p' "$out/last.err")
       # mode=signal keeps no samples: the signals it took.
       [ "$name" != "asgstprof signal" ] ||
@@ -168,6 +173,8 @@ for workload in $workloads; do
       if ($2 == "asgstprof queue") { queue_mode[$3, $4] = $6; queue_mode_key[$3] = key }
       if ($2 == "asgstprof cpu, baseline VM") cpu_base[$3, $4] = $6
       if ($2 == "asgstprof queue, baseline VM") queue_base[$3, $4] = $6
+      if ($2 == "asgstprof cpu, baseline profiler") cpu_prof_key[$3] = key
+      if ($2 == "asgstprof queue, baseline profiler") queue_prof_key[$3] = key
       intervals_seen[$3] = 1
       rounds_of[key] = rounds_of[key] " " $4
     }
@@ -247,6 +254,23 @@ for workload in $workloads; do
           printf "- on the baseline VM, queue vs cpu at %s, wall time: %s\n", interval, range(qcb)
           printf "- queue vs queue on the baseline VM at %s, wall time: %s\n", interval, range(qq)
           printf "- cpu vs cpu on the baseline VM at %s, wall time: %s\n", interval, range(cc)
+        }
+        # BASELINE_AGENT: each mode against the other build of the profiler, by
+        # wall time and (fixed work) by CPU time per sample above no profiler.
+        for (m = 1; m <= 2; m++) {
+          mode = m == 1 ? "cpu" : "queue"
+          now_key = m == 1 ? cpu_mode_key[interval] : queue_mode_key[interval]
+          then_key = m == 1 ? cpu_prof_key[interval] : queue_prof_key[interval]
+          if (then_key == "") continue
+          pw = ""; ps = ""
+          for (r = 1; r <= runs; r++) {
+            if (((now_key, r) in w_of) && ((then_key, r) in w_of))
+              pw = pw " " sprintf("%.3f", w_of[now_key, r] / w_of[then_key, r])
+            q = per_sample(now_key, r); c = per_sample(then_key, r)
+            if (q != "" && c != "" && c + 0 > 0) ps = ps " " sprintf("%.3f", q / c)
+          }
+          printf "- %s vs %s with the baseline profiler at %s, wall time: %s", mode, mode, interval, range(pw)
+          printf "%s\n", (ps == "" ? "" : sprintf("; CPU time per sample above no profiler: %s", range(ps)))
         }
       }
       print ""
