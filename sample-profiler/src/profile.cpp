@@ -25,7 +25,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <utility>
 
 namespace asgstprof {
 
@@ -41,6 +40,8 @@ static std::string java_name(const char* class_signature, const char* method_nam
   return name;
 }
 
+static const char* const unknown_method = "[unknown method]";
+
 std::string Profile::method_name(ASGST_Method method) {
   char name[256], class_name[512];
   ASGST_MethodInfo info{};
@@ -48,7 +49,7 @@ std::string Profile::method_name(ASGST_Method method) {
   info.method_name_length = sizeof(name);
   asgst::api.GetMethodInfo(method, &info);
   if (info.method_name == nullptr) {
-    return "[unknown method]";
+    return unknown_method;
   }
   ASGST_ClassInfo class_info{};
   class_info.class_name = class_name;
@@ -90,7 +91,9 @@ Profile::NameId Profile::method_name_id(ASGST_Method method, bool inlined) {
   }
   std::string name = method_name(method);
   NameId id = intern(inlined ? name + "_[i]" : name);
-  ids.emplace(method, id);
+  if (name != unknown_method) {
+    ids.emplace(method, id);  // else asked again: an answer for a stale handle must not stick
+  }
   return id;
 }
 
@@ -151,7 +154,7 @@ void Profile::on_class_unload(ASGST_Class klass, ASGST_Method* methods, int coun
   (void)klass;
   std::lock_guard<std::mutex> guard(_lock);
   // Pending samples may hold these methods: name them while they are valid.
-  _ring.drain([this](RawSample& s) { fold(s.frames, s.count, s.weight); });
+  _ring.drain_all([this](RawSample& s) { fold(s.frames, s.count, s.weight); });
   // Their handles may name other methods from now on; the names stay.
   for (int i = 0; i < count; i++) {
     _method_name_ids[0].erase(methods[i]);
@@ -161,18 +164,21 @@ void Profile::on_class_unload(ASGST_Class klass, ASGST_Method* methods, int coun
 
 void Profile::write_collapsed(std::FILE* out) {
   std::lock_guard<std::mutex> guard(_lock);
-  std::vector<std::pair<std::string, int64_t>> lines;  // sorted, as the stacks' order is the hash's
-  lines.reserve(_stacks.size());
-  for (const auto& [stack, count] : _stacks) {
-    std::string line;
-    for (size_t i = 0; i < stack.size(); i++) {
-      line += (i == 0 ? "" : ";") + name(stack[i]);
-    }
-    lines.emplace_back(std::move(line), count);
+  // In the order of the names, frame by frame (the stacks' own is the hash's).
+  std::vector<const std::pair<const Stack, int64_t>*> sorted;
+  sorted.reserve(_stacks.size());
+  for (const auto& entry : _stacks) {
+    sorted.push_back(&entry);
   }
-  std::sort(lines.begin(), lines.end());
-  for (const auto& [line, count] : lines) {
-    std::fprintf(out, "%s %lld\n", line.c_str(), (long long)count);
+  std::sort(sorted.begin(), sorted.end(), [this](const auto* a, const auto* b) {
+    return std::lexicographical_compare(a->first.begin(), a->first.end(), b->first.begin(), b->first.end(),
+                                        [this](NameId x, NameId y) { return name(x) < name(y); });
+  });
+  for (const auto* entry : sorted) {
+    for (size_t i = 0; i < entry->first.size(); i++) {
+      std::fprintf(out, "%s%s", i == 0 ? "" : ";", name(entry->first[i]).c_str());
+    }
+    std::fprintf(out, " %lld\n", (long long)entry->second);
   }
 }
 

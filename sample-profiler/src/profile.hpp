@@ -50,7 +50,8 @@ class Profile {
   // Folds the ready samples into the profile. Not signal safe.
   void drain();
 
-  // Names the methods of a class that goes away, then drains what is pending.
+  // Drains what is pending (naming its methods while their handles are
+  // valid), then forgets the handles of a class that goes away.
   void on_class_unload(ASGST_Class klass, ASGST_Method* methods, int count);
 
   void write_collapsed(std::FILE* out);

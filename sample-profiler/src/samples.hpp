@@ -26,6 +26,7 @@
 
 #include <profile.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 
@@ -88,6 +89,10 @@ class SampleRing {
   void publish(RawSample* sample) { sample->state.store(SlotState::ready, std::memory_order_release); }
   // Calls consume(sample) for every ready sample, oldest first, and frees them.
   template <typename F> void drain(F&& consume);
+  // As drain, and also the ready samples behind one still being written,
+  // which drain leaves for later (for a class unload: after it, their
+  // method handles may name other methods).
+  template <typename F> void drain_all(F&& consume);
 
   uint64_t lost() const { return _lost.load(std::memory_order_relaxed); }
 
@@ -125,6 +130,20 @@ void SampleRing::drain(F&& consume) {
     }
     consume(*slot);
     slot->state.store(SlotState::empty, std::memory_order_release);
+  }
+}
+
+template <typename F>
+void SampleRing::drain_all(F&& consume) {
+  drain(consume);
+  // Emptied here, a slot is skipped by drain as one whose writer dropped it.
+  uint64_t end = std::min(_write.load(std::memory_order_acquire), _read + capacity);
+  for (uint64_t i = _read; i < end; i++) {
+    RawSample* slot = &_slots[i % capacity];
+    if (slot->state.load(std::memory_order_acquire) == SlotState::ready) {
+      consume(*slot);
+      slot->state.store(SlotState::empty, std::memory_order_release);
+    }
   }
 }
 
