@@ -32,7 +32,9 @@
 #                                 the workspace): modes cpu and queue on it join the rounds
 #   BASELINE_PROFILER=REV         the sample profiler of another commit (before a change to
 #                                 it), built against this image: its modes cpu and queue
-#                                 join the rounds
+#                                 join the rounds (it must build against this image's
+#                                 profile.h, know engine=perf and mode=queue, and print its
+#                                 "asgstprof: mode ..., N samples" line)
 # Takes about 10 minutes per workload with the defaults on two cores.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,8 +48,8 @@ if [ -n "${BASELINE_PROFILER:-}" ]; then
   rm -rf "$out/baseline-profiler"
   mkdir -p "$out/baseline-profiler/src"
   git -C "$repo" archive "$BASELINE_PROFILER" sample-profiler | tar -x -C "$out/baseline-profiler/src"
-  "$repo/make/asgst/in-env" bash -c "cmake -S '$out/baseline-profiler/src/sample-profiler' \
-      -B '$out/baseline-profiler/build' -DJAVA_HOME='$image' && cmake --build '$out/baseline-profiler/build' -- -j2" \
+  "$repo/make/asgst/in-env" bash -c 'cmake -S "$1" -B "$2" -DJAVA_HOME="$3" && cmake --build "$2" -- -j2' _ \
+      "$out/baseline-profiler/src/sample-profiler" "$out/baseline-profiler/build" "$image" \
       > "$out/baseline-profiler/build.log" 2>&1 ||
     { echo "building the sample profiler of $BASELINE_PROFILER failed (log: $out/baseline-profiler/build.log)" >&2; exit 1; }
   export BASELINE_AGENT="$out/baseline-profiler/build/libasgstprof.so"
