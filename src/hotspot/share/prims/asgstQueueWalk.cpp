@@ -87,6 +87,13 @@ static bool same_caller(const AsgstRecordedFrame& now, const AsgstRecordedFrame&
              : now.caller_sp == recorded.caller_sp;
 }
 
+// Whether f returns to the same caller as the recorded frame.
+static bool returns_as_recorded(const frame& f, const AsgstRecordedFrame& recorded) {
+  AsgstRecordedFrame now;
+  caller_of(f, &now);
+  return same_caller(now, recorded);
+}
+
 // Whether caller is the frame that the recorded frame was to return to (or
 // one indistinguishable from it: the same call site at the same place). An
 // interpreted caller is known by its fp: its sp is wherever the frame that
@@ -258,13 +265,12 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
     const frame& f = walker._pos.java;
     // A frame at the recorded place is the recorded one only if it returns
     // to the same place: else the recorded frame returned, and another call
-    // made a frame at the same address.
-    AsgstRecordedFrame now;
-    caller_of(f, &now);
-    bool same_return = same_caller(now, recorded);
+    // made a frame at the same address. (Asked only at that place: the
+    // callers' words are read with SafeFetch, and a return address that
+    // differs is looked up in the code cache.)
     if (in_interpreter && f.is_interpreted_frame() && f.fp() == recorded_fp &&
         (Method*)SafeFetchN(f.fp() + frame::interpreter_frame_method_offset, 0) == recorded_method &&
-        same_return) {
+        returns_as_recorded(f, recorded)) {
       // The recorded interpreted frame: its method at the recorded position.
       ASGST_Frame first;
       if (!walker.report_interpreted(f, false, &first)) {
@@ -280,7 +286,7 @@ int AsgstQueueWalk::start(AsgstStackWalker& walker, const ASGST_QueueElement& el
       walker._pos.visited = true;
       break;
     }
-    if (recorded_nm != nullptr && f.cb() == recorded_nm && f.sp() == recorded_sp && same_return) {
+    if (recorded_nm != nullptr && f.cb() == recorded_nm && f.sp() == recorded_sp && returns_as_recorded(f, recorded)) {
       // The recorded compiled frame: its scopes at the recorded pc.
       if (!walker.begin_scopes(recorded_nm, recorded_pc, AsgstStackWalker::native_frame_of(f), true)) {
         walker._pos.visited = false;  // report it as it is now
