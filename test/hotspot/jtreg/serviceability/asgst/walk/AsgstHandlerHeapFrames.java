@@ -238,10 +238,12 @@ public class AsgstHandlerHeapFrames {
     // information after the pc (doc/stack-walking.md). deep() inlines itself
     // once, so its code holds two copies of loop(), one per depth, and the
     // next debug information after loop()'s back-edge poll in the first copy
-    // belongs to the second: the walk would show one frame of deep() more than
-    // the thread has (C1 runs of AsgstHandlerHeapFramesJvmti met it). With
-    // loop() compiled apart, every frame from deep() on comes from a return
-    // address.
+    // can belong to the second: the walk would show one frame of deep() more
+    // than the thread has (C1 runs of AsgstHandlerHeapFramesJvmti met it).
+    // With loop() compiled apart, a walk whose top is loop() or compute() has
+    // every frame from deep() on from a return address (one whose top is
+    // deep()'s own code, as the thread descends or returns, does not: the
+    // native half allows it one deep() more).
     //
     // Yields after every piece of work: every remount leaves the frames below
     // the youngest ones frozen in the heap.

@@ -183,9 +183,9 @@ public class AsgstHandlerHeapFramesJvmti {
     // information after the pc (doc/stack-walking.md). deep() inlines itself
     // once, so its code holds two copies of loop(), one per depth, and the
     // next debug information after loop()'s back-edge poll in the first copy
-    // belongs to the second: the walk would show one frame of deep() more than
-    // the thread has (C1 runs of the JVMTI test met it). With loop() compiled
-    // apart, every frame from deep() on comes from a return address.
+    // can belong to the second: the walk would show one frame of deep() more
+    // than the thread has (C1 runs met it). With loop() compiled apart, a walk
+    // kept in compute() has every frame from deep() on from a return address.
     //
     // judge() comes right after compute(): a walk kept in compute() is judged
     // by the same virtual thread, on the same carrier, before the yield.

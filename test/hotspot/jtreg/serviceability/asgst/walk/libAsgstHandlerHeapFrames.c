@@ -115,8 +115,12 @@ static void check_walk(ASGST_Iterator* iterator, void* arg) {
     count_top_method(count > 0 ? first.method : NULL);
   }
   /* Complete (the walk came to its end) below loop() means every frame of
-     deep() and Continuation.enter last; more frames of deep() are never right. */
-  wrong = deep > deep_frames ||
+     deep() and Continuation.enter last; more frames of deep() are never right,
+     except where deep()'s own code is on top (as the thread descends or
+     returns): its inlined scopes come from the next debug information after
+     the pc, which may lie in its inlined copy of itself, one deep() deeper
+     (AsgstHandlerHeapFrames.java, at loop()): one more is allowed there. */
+  wrong = deep > deep_frames + (first.method == deep_method ? 1 : 0) ||
           (state == ASGST_NO_FRAME && has_loop && (deep != deep_frames || last.method != continuation_enter));
   if (from_frame) {
     /* ASGST_RunWithIteratorFromFrame goes by the same rule; counted apart
