@@ -113,12 +113,7 @@ static bool waits_as_recorded(const frame& caller, const AsgstRecordedFrame& rec
 // deoptimization replaced that frame by interpreted frames, the outermost of
 // which returns to the same caller.
 static bool replaces_recorded(const frame& f, const AsgstRecordedFrame& recorded) {
-  if (!f.is_interpreted_frame() || recorded.return_pc == nullptr) {
-    return false;
-  }
-  AsgstRecordedFrame now;
-  caller_of(f, &now);
-  return same_caller(now, recorded);
+  return f.is_interpreted_frame() && recorded.return_pc != nullptr && returns_as_recorded(f, recorded);
 }
 
 // Whether f is the very frame that the recorded frame was to return to,
