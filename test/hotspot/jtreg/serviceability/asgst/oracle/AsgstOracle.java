@@ -199,6 +199,21 @@ public class AsgstOracle {
     static final long MIN_SAFEPOINT_HEAP_FRAMES_SYNTHETIC = 50_000;
 
     // The fewest non-empty comparisons of any layer so far.
+    // The layers whose walks must read the heap in a synthetic run on virtual
+    // threads under a collector that lets them (see main).
+    static boolean mustReadHeap(int layer, boolean debugBuild) {
+        return layer == SIGNAL || (layer == THREAD && !debugBuild);
+    }
+
+    static boolean heapFramesHeld(long[] c, boolean debugBuild) {
+        for (int layer = 0; layer < LAYERS.length; layer++) {
+            if (mustReadHeap(layer, debugBuild) && c[layer * COUNTERS + HEAP_FRAMES] == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     static long fewestComparisons(long[] c) {
         long fewest = Long.MAX_VALUE;
         for (int layer = 0; layer < LAYERS.length; layer++) {
@@ -234,8 +249,15 @@ public class AsgstOracle {
         TraceStack.start(100 * factor, 97, heapReadableByHandlers());
         // A busy machine gives the sampled threads less time, and a layer
         // fewer walks: the run goes on, round by round, until every layer
-        // has MIN_COMPARED non-empty comparisons. The deadline only keeps a
-        // broken VM from hanging the test.
+        // has MIN_COMPARED non-empty comparisons, and until the layers that
+        // must read the heap (below) have held frames from it: the signal
+        // and thread layers' walks read it only where a signal or halt finds
+        // the thread in Java code, not in TraceStack's native methods: 3-12
+        // and 2-4 walks of a 4 s round did (release, 2 cores, five runs of
+        // 2026-12-06), and beside a build 2 of 4 runs had none in the thread
+        // layer. The deadline only keeps a broken VM from hanging the test.
+        boolean debugBuild = System.getProperty("jdk.debug", "release").contains("debug");
+        boolean heapRequired = virtual && workload.equals("synthetic") && heapReadableByHandlers();
         long deadline = System.nanoTime() + 15 * seconds * 1_000_000_000L;
         int rounds = 0;
         do {
@@ -247,7 +269,9 @@ public class AsgstOracle {
                       .invoke(null, workload, seconds * 1_000_000_000L, threads, virtual);
             }
             rounds++;
-        } while (fewestComparisons(TraceStack.counts()) < MIN_COMPARED && System.nanoTime() < deadline);
+        } while ((fewestComparisons(TraceStack.counts()) < MIN_COMPARED ||
+                  (heapRequired && !heapFramesHeld(TraceStack.counts(), debugBuild)))
+                 && System.nanoTime() < deadline);
         long[] c = TraceStack.stop();
         System.out.printf("%s: %d round(s) of %d s, %d classes instrumented (%d left as they were), %d methods traced%n",
                           workload, rounds, seconds, loader.instrumentedClasses, loader.failedClasses,
@@ -304,9 +328,7 @@ public class AsgstOracle {
             // thread's walk reads the heap only from a thread attached to the
             // VM (doc/stack-walking.md), which the thread layer's sampler is
             // not.
-            boolean debugBuild = System.getProperty("jdk.debug", "release").contains("debug");
-            if (virtual && (layer == SIGNAL || (layer == THREAD && !debugBuild)) && heapReadableByHandlers()
-                && workload.equals("synthetic") && heapFrames == 0) {
+            if (heapRequired && mustReadHeap(layer, debugBuild) && heapFrames == 0) {
                 failures.add(LAYERS[layer] + ": no frame from the heap held to the trace stack, under a collector"
                              + " that lets these walks read them");
             }
