@@ -187,7 +187,14 @@ public class AsgstStress {
             return gc + " is not in this VM";
         }
         List<String> command = new ArrayList<>();
-        command.add("-agentpath:" + System.getProperty("test.nativepath") + File.separator + "libAsgstStress.so");
+        // Emulated (make test-aarch64 sets asgst.time.factor), a walk takes tens
+        // of times longer: at 0.1 ms the threads would run their handlers
+        // almost all the time (Jython's start-up, 69 s unsampled, was still
+        // not done after 20 minutes; at 1 ms it ran 97 s). The interval grows
+        // by the factor, as the other tests' signals do (doc/building.md).
+        int factor = Integer.getInteger("asgst.time.factor", 1);
+        command.add("-agentpath:" + System.getProperty("test.nativepath") + File.separator + "libAsgstStress.so"
+                    + (factor > 1 ? "=interval=" + 100 * factor : ""));
         command.add("-XX:+Use" + gc + "GC");
         command.add("-Xmx512m");
         if (!compilation.equals("default")) {
