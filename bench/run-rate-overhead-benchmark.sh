@@ -35,13 +35,16 @@
 #                                 join the rounds (it must build against this image's
 #                                 profile.h, know engine=perf and mode=queue, and print its
 #                                 "asgstprof: mode ..., N samples" line)
-# Takes about 10 minutes per workload with the defaults on two cores.
+# Takes about 10 minutes per workload with the defaults on two cores. Writes its
+# tables and every run (rate-runs.tsv) to bench/rate/WORKLOADS in the workspace.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 . "$repo/make/asgst/lib.sh"
 load_config
 image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
-out="$ASGST_WORKSPACE/bench/rate"
+# One directory per set of workloads: make bench's two runs keep their runs' tables apart.
+workloads=${WORKLOADS:-h2 xalan rhino}
+out="$ASGST_WORKSPACE/bench/rate/${workloads// /-}"
 mkdir -p "$out"
 "$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler"
 if [ -n "${BASELINE_PROFILER:-}" ]; then
