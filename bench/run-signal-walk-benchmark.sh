@@ -8,7 +8,11 @@
 # thread times the walk of each enqueued element at its poll. "ASGST top
 # frame, warm" times the top frame right after the same walk, untimed: its
 # cost once what it reads is in the caches. "timer alone" times no walk: the
-# clock's share of every other row.
+# clock's share of every other row. "ASGST call, refused" times the iterator
+# call given the frame's sp and fp without a pc, which the walker refuses
+# once it has found the thread and checked its state: the part of every
+# walk that no search can save (samples where the thread has an anchor,
+# from which the walker walks instead, count as failed).
 # Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
 #   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only)

@@ -42,6 +42,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "jni.h"
@@ -54,12 +55,14 @@
 
 /* TOP_FRAME_WARM times a walk right after the same walk (untimed): what is
    left of the top frame's cost once what it reads is in the caches. TIMER
-   walks nothing: what timing a walk adds to every way's figure. */
-enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, TOP_FRAME, TOP_FRAME_WARM, ENQUEUE, TIMER, MARKS,
-       WAYS };
+   walks nothing: what timing a walk adds to every way's figure. CALL_REFUSED
+   makes the iterator call that the walker refuses at once: what a top frame
+   costs that no search, check or cache can save. */
+enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, TOP_FRAME, TOP_FRAME_WARM, ENQUEUE, TIMER,
+       CALL_REFUSED, MARKS, WAYS };
 static const char* names[WAYS] = {
   "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST top frame",
-  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "marks: to mark +kept"
+  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "ASGST call, refused", "marks: to mark +kept"
 };
 
 typedef struct {
@@ -196,6 +199,27 @@ __attribute__((noinline)) static int walk_top_frame_warm(void* ucontext) {
   return ASGST_RunWithIterator(ucontext, 0, first_frame, &frames) > 0 ? frames : 0;
 }
 
+/* The way CALL_REFUSED: the interrupted frame's sp and fp without its pc, so
+   that the walker, once it has found the thread and checked its state,
+   refuses at once (ASGST_NO_TOP_JAVA_FRAME, counted as a sample): the cost of
+   the call, the thread and the walker's making, without any frame. A thread
+   that has an anchor (in a call into the VM) is walked from the anchor
+   instead: such a sample counts as failed. */
+__attribute__((noinline)) static int call_refused(void* ucontext) {
+  int frames = 0;
+  const mcontext_t* m = &((const ucontext_t*)ucontext)->uc_mcontext;
+#if defined(__x86_64__)
+  void* sp = (void*)m->gregs[REG_RSP];
+  void* fp = (void*)m->gregs[REG_RBP];
+#elif defined(__aarch64__)
+  void* sp = (void*)m->sp;
+  void* fp = (void*)m->regs[29];
+#else
+#error "the benchmark reads sp and fp of x86_64 and aarch64 contexts only"
+#endif
+  return ASGST_RunWithIteratorFromFrame(sp, fp, NULL, 0, first_frame, &frames) == ASGST_NO_TOP_JAVA_FRAME ? 1 : 0;
+}
+
 /* One walk of the context; returns its frames, 0 if it failed. */
 static int walk(int way, void* ucontext) {
   static AGCT_CallFrame agct_frames[MAX_FRAMES];
@@ -222,6 +246,8 @@ static int walk(int way, void* ucontext) {
     }
     case TIMER:
       return 1;
+    case CALL_REFUSED:
+      return call_refused(ucontext);
     default:  /* ENQUEUE; MARKS goes to walk_marked */
       return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
   }
