@@ -44,7 +44,7 @@ load_config
 image="$ASGST_WORKSPACE/jdk/build/$ASGST_CONF/images/jdk"
 # One directory per set of workloads: make bench's two runs keep their runs' tables apart.
 workloads=${WORKLOADS:-h2 xalan rhino}
-out="$ASGST_WORKSPACE/bench/rate/${workloads// /-}"
+out="$ASGST_WORKSPACE/bench/rate/${workloads//[ ,]/-}"
 mkdir -p "$out"
 "$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler"
 if [ -n "${BASELINE_PROFILER:-}" ]; then
