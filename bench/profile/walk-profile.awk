@@ -11,6 +11,7 @@ function way_of(chain) {
   if (chain ~ / walk_marked /) return ""  # frame marks: bench/run-signal-walk-benchmark.sh times them apart
   if (chain ~ / walk_top_frame /) return "ASGST top frame"
   if (chain ~ / walk_top_frame_warm /) return "ASGST top frame, warm"  # its untimed walk too
+  if (chain ~ / call_refused /) return "ASGST call, refused"
   if (chain ~ / AsgstQueues::enqueue\(/) return "ASGST_Enqueue"
   if (chain ~ / ASGST_RunWithIterator /) return "ASGST iterator"
   return ""
