@@ -581,6 +581,74 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 
+// Whether the instructions at p call target: bl, or the far call through
+// rscratch1 (adrp, add, blr: MacroAssembler::far_call); *length: its bytes.
+static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target, int* length) {
+  const uint32_t adrp_scratch1 = 0x90000000 | reg_scratch1;
+  const uint32_t add_scratch1 = 0x91000000 | (reg_scratch1 << 5) | reg_scratch1;
+  const uint32_t blr_scratch1 = 0xd63f0000 | (reg_scratch1 << 5);
+  if (!in_code(code, p)) {
+    return false;
+  }
+  uint32_t insn = instruction_at(p);
+  if ((insn & 0xfc000000) == 0x94000000) {  // bl
+    *length = instruction_size;
+    return p + signed_field(insn, 0, 26) * instruction_size == (const u1*)target;
+  }
+  const u1* add = p + instruction_size;
+  const u1* blr = add + instruction_size;
+  if (!in_code(code, blr) || (insn & 0x9f00001f) != adrp_scratch1 ||
+      (instruction_at(add) & 0xffc003ff) != add_scratch1 || instruction_at(blr) != blr_scratch1) {
+    return false;
+  }
+  Scratch s;
+  forget_scratch(&s);
+  note_write(&s, insn, p, reg_scratch1);
+  note_write(&s, instruction_at(add), add, reg_scratch1);
+  uint64_t value = 0;
+  *length = 3 * instruction_size;
+  return scratch_value(s, reg_scratch1, &value) && value == (uint64_t)target;
+}
+
+// stp x, x, [sp, #-16]! and its reverse, ldp x, x, [sp], #16 or ldr x, [sp], #16.
+static bool is_push_of_two_words(const AsgstCodeLayout& code, const u1* p) {
+  return in_code(code, p) && (instruction_at(p) & 0xffc003e0) == (stp_pre | (0x7eu << 15) | (reg_sp_or_zr << 5));
+}
+
+static bool is_pop_of_two_words(const AsgstCodeLayout& code, const u1* p) {
+  const uint32_t ldr_post = 0xf8400400;
+  if (!in_code(code, p)) {
+    return false;
+  }
+  uint32_t insn = instruction_at(p);
+  return (insn & 0xffc003e0) == (ldp_post | (2u << 15) | (reg_sp_or_zr << 5)) ||
+         (insn & 0xffffffe0) == (ldr_post | (16u << 12) | (reg_sp_or_zr << 5));
+}
+
+// C1 calls the stub as stp (two words pushed), the call, then ldp or ldr
+// (popped): pushed from the call's first instruction to the pop.
+int AsgstFrameEdges::words_pushed_for_call(const AsgstCodeLayout& code, const u1* pc, address callee) {
+  const int pushed = 2;
+  const int longest_call = 3;  // instructions of a far call
+  int length = 0;
+  for (int back = 0; back < longest_call; back++) {  // pc at the call
+    const u1* call = pc - back * instruction_size;
+    if (is_call_to(code, call, callee, &length) && pc < call + length &&
+        is_push_of_two_words(code, call - instruction_size) && is_pop_of_two_words(code, call + length)) {
+      return pushed;
+    }
+  }
+  if (is_pop_of_two_words(code, pc) && is_push_of_two_words(code, pc - 2 * instruction_size) &&
+      is_call_to(code, pc - instruction_size, callee, &length) && length == instruction_size) {
+    return pushed;  // returned from bl
+  }
+  if (is_pop_of_two_words(code, pc) && is_push_of_two_words(code, pc - (longest_call + 1) * instruction_size) &&
+      is_call_to(code, pc - longest_call * instruction_size, callee, &length) &&
+      length == longest_call * instruction_size) {
+    return pushed;  // returned from the far call
+  }
+  return 0;
+}
 
 // C and C++ functions (GCC and Clang with frame pointers, perhaps with
 // -mbranch-protection): a frame record opened by stp x29, x30, [sp, #-n]!

@@ -339,6 +339,57 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 
+// The length of a push (base 0x50) or pop (base 0x58) of a general register
+// at p (r8-r15 after REX.B), or 0.
+static int length_of_push_or_pop(const AsgstCodeLayout& code, const u1* p, int base) {
+  if (!in_code(code, p)) {
+    return 0;
+  }
+  int b0 = byte_at(code, p, 0);
+  int register_byte = b0 == 0x41 ? byte_at(code, p, 1) : b0;
+  if (register_byte < base || register_byte >= base + 8) {
+    return 0;
+  }
+  return b0 == 0x41 ? 2 : 1;
+}
+
+// Whether p holds call rel32 to target.
+static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target) {
+  return in_code(code, p) && p + 5 <= code.end && p[0] == 0xe8 && p + 5 + int32_at(p + 1) == (const u1*)target;
+}
+
+// C1 calls the stub as push; push; call; pop; pop (two words pushed from
+// the second push to the second pop). The pushes are counted forward from
+// pc to the call; after the call, the pops that lie between it and pc back.
+int AsgstFrameEdges::words_pushed_for_call(const AsgstCodeLayout& code, const u1* pc, address callee) {
+  const int pushed = 2;
+  const int call_length = 5;
+  const int push = 0x50;
+  const int pop = 0x58;
+  const u1* p = pc;
+  int pushes_left = 0;
+  while (pushes_left < pushed && length_of_push_or_pop(code, p, push) > 0) {
+    p += length_of_push_or_pop(code, p, push);
+    pushes_left++;
+  }
+  if (is_call_to(code, p, callee)) {
+    return pushed - pushes_left;
+  }
+  if (length_of_push_or_pop(code, pc, pop) == 0) {
+    return 0;
+  }
+  if (pc - call_length >= code.begin && is_call_to(code, pc - call_length, callee)) {
+    return pushed;  // at the first pop
+  }
+  for (int length = 1; length <= 2; length++) {  // at the second pop, after the first
+    const u1* first_pop = pc - length;
+    if (first_pop - call_length >= code.begin && length_of_push_or_pop(code, first_pop, pop) == length &&
+        is_call_to(code, first_pop - call_length, callee)) {
+      return pushed - 1;
+    }
+  }
+  return 0;
+}
 
 // At a C function's first instruction (push %rbp of the frame-pointer
 // prologue, perhaps after endbr64), at the second (the push done), or at a

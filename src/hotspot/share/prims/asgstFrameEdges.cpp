@@ -26,7 +26,26 @@
 // them. A CPU that knows them implements the class in
 // cpu/<cpu>/asgstFrameEdges_<cpu>.cpp instead (x86_64, aarch64).
 
+#include "code/nmethod.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#ifdef COMPILER1
+#include "c1/c1_Runtime1.hpp"
+#endif
+
+// Only C1's code pushes words for a call, on every CPU: the stub's
+// arguments (LIR_Assembler::emit_typecheck_helper, emit_opTypeCheck's
+// store check, emit_arraycopy).
+int AsgstFrameEdges::words_pushed_for_call(const nmethod* nm, address pc) {
+#ifdef COMPILER1
+  CodeBlob* stub = nm->is_compiled_by_c1() ? Runtime1::blob_for(C1StubId::slow_subtype_check_id) : nullptr;
+  if (stub != nullptr && nm->insts_contains(pc)) {
+    AsgstCodeLayout code = { nm->insts_begin(), nm->insts_end(), nm->verified_entry_point(),
+                             nm->code_begin() + nm->frame_complete_offset(), nm->frame_size() };
+    return words_pushed_for_call(code, pc, stub->code_begin());
+  }
+#endif
+  return 0;
+}
 
 #if !defined(AMD64) && !defined(AARCH64)
 
@@ -42,6 +61,10 @@ int AsgstFrameEdges::osr_return_address_slot(const AsgstCodeLayout& code, const 
 
 int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* saved_fp_slot, int* caller_sp_words) {
   return -1;
+}
+
+int AsgstFrameEdges::words_pushed_for_call(const AsgstCodeLayout& code, const u1* pc, address callee) {
+  return 0;
 }
 
 AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {

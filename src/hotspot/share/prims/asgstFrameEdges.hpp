@@ -90,6 +90,18 @@ class AsgstFrameEdges : AllStatic {
   static int osr_return_address_slot(const AsgstCodeLayout& code, const u1* osr_entry, const u1* pc,
                                      int* saved_fp_slot, int* caller_sp_words);
 
+  // For a pc in nm where its frame is complete: the words that nm's code
+  // has pushed below its frame for a call that takes its arguments on the
+  // stack (C1 pushes the two arguments of Runtime1's slow subtype check
+  // before the call and pops them after it). A frame made from sp would
+  // lie that many words too low and read its caller from a slot of its
+  // own. 0 where nothing is pushed, and where the instructions are not
+  // known (other CPUs: the frame is left to the sender checks).
+  static int words_pushed_for_call(const nmethod* nm, address pc);
+  // The same for code laid out as given, whose calls of callee (a stub that
+  // takes two words on the stack) push them (signal safe: reads only code).
+  static int words_pushed_for_call(const AsgstCodeLayout& code, const u1* pc, address callee);
+
   // The caller of an interrupted C function that has no frame of its own at
   // its pc (before its prologue saved the frame pointer, or at its return).
   // There the frame pointer still names its caller's frame, which a frame

@@ -425,6 +425,10 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (in_generated_code && AsgstThawStubs::contain(context.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
+  nmethod* context_nm = context_cb == nullptr ? nullptr : context_cb->as_nmethod_or_null();
+  if (context_nm != nullptr && is_aligned(f.sp, wordSize)) {
+    f.sp += AsgstFrameEdges::words_pushed_for_call(context_nm, context.pc);  // the frame lies above them
+  }
   bool along_chain = true;
   bool sp_from_record = false;  // the chain's last step read a C frame's record
   bool caller_known = false;    // the interrupted function's instructions told its caller's sp

@@ -218,6 +218,35 @@ TEST_VM(asgst_frame_edges, c1_osr_entry) {
   EXPECT_EQ(0, osr_slot_at(code, 59, 57, &fp_slot)) << "ret";
 }
 
+// C1's calls of the slow subtype check stub, which take two words on the
+// stack (LIR_Assembler::emit_typecheck_helper), with low and high registers.
+static const u1 c1_subtype_check[] = {
+  0x52,                                            //  0: push rdx
+  0x50,                                            //  1: push rax
+  0xe8, 0x00, 0x01, 0x00, 0x00,                    //  2: call 0x107 (the stub)
+  0x5a,                                            //  7: pop rdx
+  0x58,                                            //  8: pop rax
+  0x85, 0xc0,                                      //  9: test eax, eax
+  0x41, 0x50,                                      // 11: push r8
+  0x41, 0x51,                                      // 13: push r9
+  0xe8, 0xf3, 0x00, 0x00, 0x00,                    // 15: call 0x107 (the stub)
+  0x41, 0x59,                                      // 20: pop r9
+  0x41, 0x58,                                      // 22: pop r8
+  0x85, 0xc0,                                      // 24: test eax, eax
+};
+
+TEST_VM(asgst_frame_edges, words_pushed_for_c1_stub_call) {
+  AsgstCodeLayout code = layout(c1_subtype_check, sizeof(c1_subtype_check), 0, 0, 4);
+  address stub = (address)c1_subtype_check + 0x107;
+  const int expected[][2] = { {0, 0}, {1, 1}, {2, 2}, {7, 2}, {8, 1}, {9, 0},
+                              {11, 0}, {13, 1}, {15, 2}, {20, 2}, {22, 1}, {24, 0} };
+  for (const int* e : expected) {
+    EXPECT_EQ(e[1], AsgstFrameEdges::words_pushed_for_call(code, code.begin + e[0], stub)) << "offset " << e[0];
+    // A call of another target pushes nothing that the walker knows.
+    EXPECT_EQ(0, AsgstFrameEdges::words_pushed_for_call(code, code.begin + e[0], stub + 1)) << "offset " << e[0];
+  }
+}
+
 // Any bytes, any pc: an answer within the frame or -1, no read outside the
 // code (which ends where an inaccessible page begins).
 TEST_VM(asgst_frame_edges, garbage_instructions) {
@@ -239,6 +268,8 @@ TEST_VM(asgst_frame_edges, garbage_instructions) {
       int fp_slot;
       int slot = slot_at(code, offset, &fp_slot);
       ASSERT_TRUE(slot == -1 || slot == 0 || slot == 1 || (slot > 1 && slot < frame_words)) << slot;
+      int pushed = AsgstFrameEdges::words_pushed_for_call(code, code.begin + offset, (address)bytes + round % 80);
+      ASSERT_TRUE(pushed >= 0 && pushed <= 2) << pushed;
     }
   }
   os::release_memory(base, 2 * page);
@@ -402,6 +433,46 @@ TEST_VM(asgst_frame_edges, native_wrapper_after_leave) {
   }
 }
 
+// C1's calls of the slow subtype check stub, which take two words on the
+// stack (LIR_Assembler::emit_typecheck_helper): near (bl) and far (adrp,
+// add, blr through rscratch1, MacroAssembler::far_call).
+static const uint32_t c1_subtype_check_near[] = {
+  0xa9bf0be1,  // 0x00: stp x1, x2, [sp, #-16]!
+  0x94000040,  // 0x04: bl 0x104 (the stub)
+  0xa8c107e2,  // 0x08: ldp x2, x1, [sp], #16
+  0xb4000042,  // 0x0c: cbz x2, 0x14
+};
+
+static const uint32_t c1_subtype_check_far[] = {
+  0xa9bf0be1,  // 0x00: stp x1, x2, [sp, #-16]!
+  0xb0000008,  // 0x04: adrp x8, (this page + 4096)
+  0x91004108,  // 0x08: add x8, x8, #0x10 (the stub)
+  0xd63f0100,  // 0x0c: blr x8
+  0xf84107e1,  // 0x10: ldr x1, [sp], #16
+  0x34000041,  // 0x14: cbz w1, 0x1c
+};
+
+TEST_VM(asgst_frame_edges, words_pushed_for_c1_stub_call) {
+  AsgstCodeLayout near_call = layout(c1_subtype_check_near, sizeof(c1_subtype_check_near), 0, 0, 4);
+  address near_stub = (address)near_call.begin + 0x104;
+  const int near_expected[][2] = { {0x00, 0}, {0x04, 2}, {0x08, 2}, {0x0c, 0} };
+  for (const int* e : near_expected) {
+    EXPECT_EQ(e[1], AsgstFrameEdges::words_pushed_for_call(near_call, near_call.begin + e[0], near_stub))
+        << "offset " << e[0];
+    EXPECT_EQ(0, AsgstFrameEdges::words_pushed_for_call(near_call, near_call.begin + e[0], near_stub + 4))
+        << "offset " << e[0];
+  }
+  AsgstCodeLayout far_call = layout(c1_subtype_check_far, sizeof(c1_subtype_check_far), 0, 0, 4);
+  address far_stub = (address)(((uintptr_t)far_call.begin + 4) & ~(uintptr_t)0xfff) + 4096 + 0x10;
+  const int far_expected[][2] = { {0x00, 0}, {0x04, 2}, {0x08, 2}, {0x0c, 2}, {0x10, 2}, {0x14, 0} };
+  for (const int* e : far_expected) {
+    EXPECT_EQ(e[1], AsgstFrameEdges::words_pushed_for_call(far_call, far_call.begin + e[0], far_stub))
+        << "offset " << e[0];
+    EXPECT_EQ(0, AsgstFrameEdges::words_pushed_for_call(far_call, far_call.begin + e[0], far_stub + 4))
+        << "offset " << e[0];
+  }
+}
+
 // Any instructions, any pc: an answer within the frame or -1, no read
 // outside the code (which ends where an inaccessible page begins).
 TEST_VM(asgst_frame_edges, garbage_instructions) {
@@ -426,6 +497,8 @@ TEST_VM(asgst_frame_edges, garbage_instructions) {
     int frame_words = 2 + round % 8;
     AsgstCodeLayout code = layout(words, size, 4 * (round % 5), 4 * (round % 16), frame_words);
     for (int offset = 0; offset < (int)size; offset += 4) {
+      int pushed = AsgstFrameEdges::words_pushed_for_call(code, code.begin + offset, (address)words + 4 * (round % 20));
+      ASSERT_TRUE(pushed == 0 || pushed == 2) << pushed;
       Edge e = edge_at(code, offset);
       if (e.slot == -1) {
         continue;
