@@ -612,7 +612,7 @@ static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target,
 
 // stp x, x, [sp, #-16]! and its reverse, ldp x, x, [sp], #16 or ldr x, [sp], #16.
 static bool is_push_of_two_words(const AsgstCodeLayout& code, const u1* p) {
-  return in_code(code, p) && (instruction_at(p) & 0xffc003e0) == (stp_pre | (0x7eu << 15) | (reg_sp_or_zr << 5));
+  return in_code(code, p) && (instruction_at(p) & 0xffff83e0) == (stp_pre | (0x7eu << 15) | (reg_sp_or_zr << 5));
 }
 
 static bool is_pop_of_two_words(const AsgstCodeLayout& code, const u1* p) {
@@ -621,7 +621,7 @@ static bool is_pop_of_two_words(const AsgstCodeLayout& code, const u1* p) {
     return false;
   }
   uint32_t insn = instruction_at(p);
-  return (insn & 0xffc003e0) == (ldp_post | (2u << 15) | (reg_sp_or_zr << 5)) ||
+  return (insn & 0xffff83e0) == (ldp_post | (2u << 15) | (reg_sp_or_zr << 5)) ||
          (insn & 0xffffffe0) == (ldr_post | (16u << 12) | (reg_sp_or_zr << 5));
 }
 

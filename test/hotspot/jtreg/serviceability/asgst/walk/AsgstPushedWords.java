@@ -52,7 +52,8 @@ public class AsgstPushedWords {
     private static native void startSampling(int intervalMicros);
     // Stops sampling; returns {calls of the stub found in cast's code, walks
     // that reported frames, those with cast on top, walks refused, wrong
-    // walks, walks made at the stub's calls, made walks that differed}.
+    // walks, walks made at the stub's calls, made walks that differed, refused
+    // walks whose pc was in the stub}.
     private static native long[] stopSampling();
     // The first wrong walk, and the first made walk that differed, described; or null.
     private static native String firstWrong();
@@ -94,8 +95,8 @@ public class AsgstPushedWords {
         long[] r = stopSampling();
         timer.join();
         System.out.printf("%d calls of the stub in cast's code; %d walks reported frames, %d of them with cast on top;"
-                          + " %d refused, %d wrong; %d walks made at the stub's calls, %d differed%n",
-                          r[0], r[1], r[2], r[3], r[4], r[5], r[6]);
+                          + " %d refused (%d with pc in the stub), %d wrong; %d walks made at the stub's calls,"
+                          + " %d differed%n", r[0], r[1], r[2], r[3], r[7], r[4], r[5], r[6]);
         String wrong = firstWrong();
         if (wrong != null) {
             System.out.println("first wrong walk: " + wrong);

@@ -90,12 +90,13 @@ typedef struct {
 
 static jvmtiEnv* jvmti;
 static const unsigned char* volatile stub;   /* C1's slow subtype check stub */
+static const unsigned char* volatile stub_end;
 static Code codes[MAX_CODES];
 static volatile int code_count;              /* published with release after the Code is filled */
 static volatile long stub_calls_found;
 
 static timer_t timer;
-static volatile long reported, on_cast, refused, wrong, made, differed;
+static volatile long reported, on_cast, refused, refused_in_stub, wrong, made, differed;
 static char first_wrong[2048];
 static volatile int wrong_recorded;
 static char first_difference[4096];
@@ -158,12 +159,12 @@ static int64_t sign_extend(uint64_t value, int bits) {
 
 /* stp xa, xb, [sp, #-16]! */
 static int is_push_pair(uint32_t insn) {
-  return (insn & 0xffc003e0) == 0xa9bf03e0;
+  return (insn & 0xffff83e0) == 0xa9bf03e0;
 }
 
 /* ldp xa, xb, [sp], #16 or ldr xa, [sp], #16 */
 static int is_pop(uint32_t insn) {
-  return (insn & 0xffc003e0) == 0xa8c103e0 || (insn & 0xffffffe0) == 0xf84107e0;
+  return (insn & 0xffff83e0) == 0xa8c103e0 || (insn & 0xffffffe0) == 0xf84107e0;
 }
 
 /* The stub's call at c: bl, or adrp x8; add x8, x8, #lo; blr x8. Its instructions, or 0. */
@@ -206,8 +207,9 @@ static int stub_call_at(const unsigned char* p, const unsigned char* end, StubCa
 #endif
 
 static void JNICALL on_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
-  (void)env; (void)length;
+  (void)env;
   if (strstr(name, "slow_subtype_check") != NULL) {
+    __atomic_store_n(&stub_end, (const unsigned char*)address + length, __ATOMIC_RELEASE);
     __atomic_store_n(&stub, (const unsigned char*)address, __ATOMIC_RELEASE);
   }
 }
@@ -400,6 +402,9 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     /* main's calls that start and stop the signals (and link them): not judged */
   } else if (trace.count == 0) {
     refused++;
+    if (pc >= stub && pc < stub_end) {
+      refused_in_stub++;
+    }
   } else {
     reported++;
     if (!is_right(&trace)) {
@@ -430,9 +435,10 @@ JNIEXPORT void JNICALL Java_AsgstPushedWords_startSampling(JNIEnv* env, jclass c
 }
 
 /* {calls of the stub found in cast's code, walks that reported frames, those
-   with cast on top, refused, wrong, made walks, made walks that differed} */
+   with cast on top, refused, wrong, made walks, made walks that differed,
+   refused walks whose pc was in the stub} */
 JNIEXPORT jlongArray JNICALL Java_AsgstPushedWords_stopSampling(JNIEnv* env, jclass cls) {
-  jlong values[7];
+  jlong values[8];
   (void)cls;
   asgst_test_stop_sampling(timer);
   values[0] = stub_calls_found;
@@ -442,7 +448,8 @@ JNIEXPORT jlongArray JNICALL Java_AsgstPushedWords_stopSampling(JNIEnv* env, jcl
   values[4] = wrong;
   values[5] = made;
   values[6] = differed;
-  return asgst_test_long_array(env, values, 7);
+  values[7] = refused_in_stub;
+  return asgst_test_long_array(env, values, 8);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstPushedWords_firstWrong(JNIEnv* env, jclass cls) {
