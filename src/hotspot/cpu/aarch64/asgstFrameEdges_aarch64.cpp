@@ -581,12 +581,26 @@ int AsgstFrameEdges::return_address_slot(const nmethod* nm, address pc, int* sav
   return return_address_slot(code, pc, saved_fp_slot, caller_sp_words);
 }
 
-// Whether the instructions at p call target: bl, or the far call through
-// rscratch1 (adrp, add, blr: MacroAssembler::far_call); *length: its bytes.
-static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target, int* length) {
+static const uint32_t blr_scratch1 = 0xd63f0000 | (reg_scratch1 << 5);
+
+// The target of a far call's adrp and add through rscratch1 (adrp at p, as
+// MacroAssembler::far_call emits them before blr), if they are those.
+static bool far_call_target(uint32_t adrp_insn, uint32_t add_insn, const u1* p, uint64_t* target) {
   const uint32_t adrp_scratch1 = 0x90000000 | reg_scratch1;
   const uint32_t add_scratch1 = 0x91000000 | (reg_scratch1 << 5) | reg_scratch1;
-  const uint32_t blr_scratch1 = 0xd63f0000 | (reg_scratch1 << 5);
+  if ((adrp_insn & 0x9f00001f) != adrp_scratch1 || (add_insn & 0xffc003ff) != add_scratch1) {
+    return false;
+  }
+  Scratch s;
+  forget_scratch(&s);
+  note_write(&s, adrp_insn, p, reg_scratch1);
+  note_write(&s, add_insn, p + instruction_size, reg_scratch1);
+  return scratch_value(s, reg_scratch1, target);
+}
+
+// Whether the instructions at p call target: bl, or the far call (adrp,
+// add, blr through rscratch1); *length: its bytes.
+static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target, int* length) {
   if (!in_code(code, p)) {
     return false;
   }
@@ -595,19 +609,11 @@ static bool is_call_to(const AsgstCodeLayout& code, const u1* p, address target,
     *length = instruction_size;
     return p + signed_field(insn, 0, 26) * instruction_size == (const u1*)target;
   }
-  const u1* add = p + instruction_size;
-  const u1* blr = add + instruction_size;
-  if (!in_code(code, blr) || (insn & 0x9f00001f) != adrp_scratch1 ||
-      (instruction_at(add) & 0xffc003ff) != add_scratch1 || instruction_at(blr) != blr_scratch1) {
-    return false;
-  }
-  Scratch s;
-  forget_scratch(&s);
-  note_write(&s, insn, p, reg_scratch1);
-  note_write(&s, instruction_at(add), add, reg_scratch1);
+  const u1* blr = p + 2 * instruction_size;
   uint64_t value = 0;
   *length = 3 * instruction_size;
-  return scratch_value(s, reg_scratch1, &value) && value == (uint64_t)target;
+  return in_code(code, blr) && instruction_at(blr) == blr_scratch1 &&
+         far_call_target(insn, instruction_at(p + instruction_size), p, &value) && value == (uint64_t)target;
 }
 
 // stp x, x, [sp, #-16]! and its reverse, ldp x, x, [sp], #16 or ldr x, [sp], #16.
@@ -677,6 +683,36 @@ static bool is_sp_immediate(uint32_t insn, bool sub, int* words) {
   }
   *words = bytes / wordSize;
   return true;
+}
+
+// bl reaches 128 MB; generated code calls code farther away through a
+// trampoline (MacroAssembler::trampoline_call: ldr x8, #8; br x8; the
+// target's address) or with a far call (adrp, add, blr through x8).
+bool AsgstFrameEdges::returns_from_call_into(address pc, address begin, address end) {
+  const uint32_t trampoline_load = 0x58000040 | reg_scratch1;             // ldr x8, #8
+  const uint32_t trampoline_jump = 0xd61f0000 | (reg_scratch1 << 5);      // br x8
+  const int trampoline_data = 2 * instruction_size;
+  if (pc == nullptr || !is_aligned(pc, instruction_size)) {
+    return false;
+  }
+  address call = pc - instruction_size;
+  uint32_t insn = fetch_instruction(call);
+  if ((insn & 0xfc000000) == 0x94000000) {  // bl
+    address target = call + signed_field(insn, 0, 26) * instruction_size;
+    if (target >= begin && target < end) {
+      return true;
+    }
+    if (fetch_instruction(target) != trampoline_load || fetch_instruction(target + instruction_size) != trampoline_jump) {
+      return false;
+    }
+    address destination = (address)SafeFetchN((intptr_t*)(target + trampoline_data), 0);
+    return destination >= begin && destination < end;
+  }
+  address adrp = pc - 3 * instruction_size;
+  uint64_t target = 0;
+  return insn == blr_scratch1 &&
+         far_call_target(fetch_instruction(adrp), fetch_instruction(adrp + instruction_size), adrp, &target) &&
+         (address)target >= begin && (address)target < end;
 }
 
 // Whether p holds a ret, perhaps after an authentication hint.

@@ -391,24 +391,71 @@ int AsgstFrameEdges::words_pushed_for_call(const AsgstCodeLayout& code, const u1
   return 0;
 }
 
+// The byte at p, read with SafeFetch; -1 where unreadable.
+static int fetched_byte(address p) {
+  const int unreadable = 0x7fffffff;
+  int word = SafeFetch32((int*)p, unreadable);
+  return word == unreadable ? -1 : (word & 0xff);
+}
+
+// Whether a call r (ff d0+r; 41 ff d0+r for r8-r15) of length bytes ends
+// at pc, just after mov r, imm64 (48 b8+r; 49 b8+r) of a target in range:
+// C2 calls the runtime and stubs so (Java_To_Runtime).
+static bool returns_from_register_call_into(address pc, int length, address begin, address end) {
+  const int mov_length = 10;
+  int modrm = fetched_byte(pc - 1);
+  bool high = length == 3;
+  if ((high && fetched_byte(pc - 3) != 0x41) || fetched_byte(pc - 2) != 0xff || modrm < 0 || (modrm & 0xf8) != 0xd0) {
+    return false;
+  }
+  address mov = pc - length - mov_length;
+  if (fetched_byte(mov) != (high ? 0x49 : 0x48) || fetched_byte(mov + 1) != 0xb8 + (modrm & 7)) {
+    return false;
+  }
+  address target = (address)SafeFetchN((intptr_t*)(mov + 2), 0);
+  return target >= begin && target < end;
+}
+
+// Generated code calls code in reach with call rel32, and C2 through a
+// register.
+bool AsgstFrameEdges::returns_from_call_into(address pc, address begin, address end) {
+  const int call_length = 5;
+  const int call_rel32 = 0xe8;
+  if (pc == nullptr) {
+    return false;
+  }
+  if (fetched_byte(pc - call_length) == call_rel32) {
+    address target = pc + SafeFetch32((int*)(pc - sizeof(int32_t)), 0);
+    if (target >= begin && target < end) {
+      return true;
+    }
+  }
+  return returns_from_register_call_into(pc, 2, begin, end) || returns_from_register_call_into(pc, 3, begin, end);
+}
+
 // At a C function's first instruction (push %rbp of the frame-pointer
 // prologue, perhaps after endbr64), at the second (the push done), or at a
 // ret, the frame pointer still (or again) names the caller's frame, and the
-// return address lies at sp, or one word higher after the push.
+// return address lies at sp, or one word higher after the push. The
+// prologue's mov %rsp,%rbp as compilers encode it (48 89 e5) or as
+// HotSpot's enter() does (48 8b ec), for stubs.
 AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
   const uint64_t push_rbp_mov_rbp_rsp = 0xe5894855;   // 55 48 89 e5
+  const uint64_t push_rbp_enter_mov = 0xec8b4855;     // 55 48 8b ec
   const uint64_t endbr64 = 0xfa1e0ff3;                // f3 0f 1e fa
   const uint64_t mov_rbp_rsp = 0xe58948;              // 48 89 e5
+  const uint64_t enter_mov = 0xec8b48;                // 48 8b ec
   if (f.pc == nullptr || f.sp == nullptr || !is_aligned(f.sp, wordSize)) {
     return has_frame;
   }
   uint64_t code = (uint64_t)SafeFetchN((intptr_t*)f.pc, 0);
   int return_address_slot;
-  if ((code & 0xffffffff) == push_rbp_mov_rbp_rsp ||
+  if ((code & 0xffffffff) == push_rbp_mov_rbp_rsp || (code & 0xffffffff) == push_rbp_enter_mov ||
       ((code & 0xffffffff) == endbr64 && (code >> 32) == push_rbp_mov_rbp_rsp) ||
       (code & 0xff) == 0xc3 || (code & 0xffff) == 0xc3f3) {  // ret, rep ret
     return_address_slot = 0;
-  } else if ((code & 0xffffff) == mov_rbp_rsp && (SafeFetch32((int*)(f.pc - 1), 0) & 0xff) == 0x55 &&
+  } else if (((code & 0xffffff) == mov_rbp_rsp || (code & 0xffffff) == enter_mov) &&
+             (SafeFetch32((int*)(f.pc - 1), 0) & 0xff) == 0x55 &&
              SafeFetchN(f.sp, 0) == (intptr_t)f.fp) {
     return_address_slot = 1;  // just after push %rbp: the pushed frame pointer is at sp
   } else {

@@ -67,6 +67,10 @@ int AsgstFrameEdges::words_pushed_for_call(const AsgstCodeLayout& code, const u1
   return 0;
 }
 
+bool AsgstFrameEdges::returns_from_call_into(address pc, address begin, address end) {
+  return false;
+}
+
 AsgstFrameEdges::Frameless AsgstFrameEdges::caller_of_frameless(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
   return has_frame;
 }

@@ -102,6 +102,12 @@ class AsgstFrameEdges : AllStatic {
   // takes two words on the stack) push them (signal safe: reads only code).
   static int words_pushed_for_call(const AsgstCodeLayout& code, const u1* pc, address callee);
 
+  // Whether pc is the return address of a call into the code from begin to
+  // end: the instructions just before pc call there (aarch64: with bl,
+  // directly or through a trampoline, or with a far call's adrp, add and
+  // blr). pc may be any word: the code is read with SafeFetch.
+  static bool returns_from_call_into(address pc, address begin, address end);
+
   // The caller of an interrupted C function that has no frame of its own at
   // its pc (before its prologue saved the frame pointer, or at its return).
   // There the frame pointer still names its caller's frame, which a frame

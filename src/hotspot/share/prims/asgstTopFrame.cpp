@@ -119,6 +119,52 @@ static bool in_unwinding_stub(CodeBlob* cb) {
                            cb->is_uncommon_trap_stub());
 }
 
+// The caller of a stub of StubRoutines (array copies, checksums, ciphers,
+// ...) that compiled code called without a state change: the stub's code
+// blob is a BufferBlob, whose frames have no size, and the sender checks
+// refuse them. The return address lies where the stub's instructions left
+// it: at sp, or one word above, at the stub's entry and return (as for a C
+// function without a frame; interrupted there only), or in the frame record
+// that HotSpot's enter() made, which the frame pointer names (stubs make one
+// for stack walks). Either is taken only where the instructions before it
+// call into the stub that holds f.pc, from a Java method's compiled code: a
+// stale word, or a frame pointer that the stub left alone, gives no such
+// return address. cb is f.pc's code blob. StubCodeDesc::desc_for walks
+// every stub's descriptor: only for pcs in BufferBlobs outside the
+// interpreter.
+static bool caller_of_stub_routine(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb, bool interrupted,
+                                   AsgstNativeFrame* caller) {
+  if (cb == nullptr || !cb->is_buffer_blob() || Interpreter::contains(f.pc) || f.sp == nullptr) {
+    return false;
+  }
+  StubCodeDesc* desc = StubCodeDesc::desc_for(f.pc);
+  if (desc == nullptr) {
+    return false;
+  }
+  AsgstNativeFrame found = { nullptr, nullptr, nullptr, nullptr };
+  if (!interrupted || AsgstFrameEdges::caller_of_frameless(f, &found) != AsgstFrameEdges::caller_found ||
+      !AsgstFrameEdges::returns_from_call_into(found.pc, desc->begin(), desc->end())) {
+    intptr_t* fp = f.fp;
+    if (fp == nullptr || !is_aligned(fp, wordSize) || fp < f.sp ||
+        !thread->is_in_usable_stack((address)(fp + frame::sender_sp_offset))) {
+      return false;
+    }
+    found.pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(fp + frame::return_addr_offset, 0));
+    found.sp = fp + frame::sender_sp_offset;
+    found.fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
+    found.lr = nullptr;
+    if (!AsgstFrameEdges::returns_from_call_into(found.pc, desc->begin(), desc->end())) {
+      return false;
+    }
+  }
+  if (found.sp <= f.sp || !thread->is_in_usable_stack((address)found.sp) ||
+      compiled_java_code_returned_to(found.pc) == nullptr) {
+    return false;
+  }
+  *caller = found;
+  return true;
+}
+
 // Whether pc is the first instruction of a safepoint handler blob. A poll's
 // stub (or the VM's signal handler, for a poll that traps) saves the poll's
 // pc in the thread and jumps there; nothing of the blob's frame is built
@@ -425,6 +471,10 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   if (in_generated_code && AsgstThawStubs::contain(context.pc)) {
     return ASGST_FRAMES_IN_HEAP;
   }
+  AsgstNativeFrame stub_caller;
+  if (in_generated_code && caller_of_stub_routine(thread, context, context_cb, true, &stub_caller)) {
+    return java_top_from_context(thread, stub_caller, true, top);
+  }
   nmethod* context_nm = context_cb == nullptr ? nullptr : context_cb->as_nmethod_or_null();
   if (context_nm != nullptr && is_aligned(f.sp, wordSize)) {
     f.sp += AsgstFrameEdges::words_pushed_for_call(context_nm, context.pc);  // the frame lies above them
@@ -473,6 +523,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
     return ASGST_NO_TOP_JAVA_FRAME;
   }
   CodeBlob* cb = f.pc == context.pc ? context_cb : AsgstSenderStep::blob_of(f.pc, &_seen);
+  if (!in_generated_code && caller_of_stub_routine(thread, f, cb, false, &stub_caller)) {
+    return java_top_from_context(thread, stub_caller, true, top);  // a C function that a stub called
+  }
   if (!is_frame_pc(f.sp, f.pc, cb) || !generated_frame_at(thread, f, cb, top)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }

@@ -247,6 +247,42 @@ TEST_VM(asgst_frame_edges, words_pushed_for_c1_stub_call) {
   }
 }
 
+// Calls into a stub as compiled code makes them: call rel32 (C1, the
+// interpreter) and mov r, imm64; call r (C2's Java_To_Runtime), with a low
+// and a high register. The targets are filled in at run time.
+TEST_VM(asgst_frame_edges, returns_from_call_into) {
+  static u1 stub[16];
+  static u1 code[] = {
+    0xe8, 0, 0, 0, 0,                                //  0: call stub + 4
+    0x49, 0xba, 0, 0, 0, 0, 0, 0, 0, 0,              //  5: mov r10, stub + 8
+    0x41, 0xff, 0xd2,                                // 15: call r10
+    0x48, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0,              // 18: mov rax, stub
+    0xff, 0xd0,                                      // 28: call rax
+    0xc3,                                            // 30: ret
+  };
+  int32_t rel = (int32_t)((stub + 4) - (code + 5));
+  memcpy(code + 1, &rel, sizeof(rel));
+  address high_target = stub + 8;
+  address low_target = stub;
+  memcpy(code + 7, &high_target, sizeof(high_target));
+  memcpy(code + 20, &low_target, sizeof(low_target));
+  address begin = stub;
+  address end = stub + sizeof(stub);
+  EXPECT_TRUE(AsgstFrameEdges::returns_from_call_into(code + 5, begin, end));
+  EXPECT_TRUE(AsgstFrameEdges::returns_from_call_into(code + 18, begin, end));
+  EXPECT_TRUE(AsgstFrameEdges::returns_from_call_into(code + 30, begin, end));
+  // Elsewhere, or into other code.
+  for (int offset : {1, 4, 6, 15, 17, 20, 28, 29}) {
+    EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(code + offset, begin, end)) << "offset " << offset;
+  }
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(code + 5, stub + 5, end));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(code + 18, begin, stub + 8));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(code + 30, stub + 1, end));
+  // Any word: nothing readable there.
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(nullptr, begin, end));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into((address)16, begin, end));
+}
+
 // Any bytes, any pc: an answer within the frame or -1, no read outside the
 // code (which ends where an inaccessible page begins).
 TEST_VM(asgst_frame_edges, garbage_instructions) {
@@ -471,6 +507,46 @@ TEST_VM(asgst_frame_edges, words_pushed_for_c1_stub_call) {
     EXPECT_EQ(0, AsgstFrameEdges::words_pushed_for_call(far_call, far_call.begin + e[0], far_stub + 4))
         << "offset " << e[0];
   }
+}
+
+// Calls into a stub as compiled code makes them: bl (near), bl to a
+// trampoline (MacroAssembler::trampoline_call) and the far call (adrp,
+// add, blr through x8). The targets are filled in at run time.
+static uint32_t encode_bl(const void* from, const void* to) {
+  return 0x94000000 | (uint32_t)((((const u1*)to - (const u1*)from) / 4) & 0x3ffffff);
+}
+
+TEST_VM(asgst_frame_edges, returns_from_call_into) {
+  static uint32_t stub[4];
+  static uint64_t trampoline[2];   // ldr x8, #8; br x8; then the target's address
+  static uint32_t code[8];
+  uint32_t* tramp = (uint32_t*)trampoline;
+  tramp[0] = 0x58000048;
+  tramp[1] = 0xd61f0100;
+  address far_target = (address)(stub + 2);
+  code[0] = encode_bl(&code[0], &stub[1]);                   // bl stub + 4, returns to 4
+  code[1] = encode_bl(&code[1], trampoline);                 // bl trampoline, returns to 8
+  int64_t pages = (int64_t)(((uintptr_t)far_target >> 12) - ((uintptr_t)&code[2] >> 12));
+  code[2] = 0x90000008 | (uint32_t)((pages & 3) << 29) | (uint32_t)(((pages >> 2) & 0x7ffff) << 5);  // adrp x8
+  code[3] = 0x91000108 | (uint32_t)(((uintptr_t)far_target & 0xfff) << 10);                             // add x8, x8
+  code[4] = 0xd63f0100;                                      // blr x8, returns to 20
+  code[5] = 0xd503201f;                                      // nop
+  address begin = (address)stub;
+  address end = (address)(stub + 4);
+  address base = (address)code;
+  for (int target_in_stub = 0; target_in_stub < 2; target_in_stub++) {
+    trampoline[1] = target_in_stub == 1 ? (uint64_t)(stub + 3) : (uint64_t)(code + 7);
+    EXPECT_EQ(target_in_stub == 1, AsgstFrameEdges::returns_from_call_into(base + 8, begin, end));
+  }
+  EXPECT_TRUE(AsgstFrameEdges::returns_from_call_into(base + 4, begin, end));
+  EXPECT_TRUE(AsgstFrameEdges::returns_from_call_into(base + 20, begin, end));
+  for (int offset : {0, 12, 16, 24, 6}) {
+    EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(base + offset, begin, end)) << "offset " << offset;
+  }
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(base + 4, begin + 8, end));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(base + 20, begin, begin + 8));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into(nullptr, begin, end));
+  EXPECT_FALSE(AsgstFrameEdges::returns_from_call_into((address)16, begin, end));
 }
 
 // Any instructions, any pc: an answer within the frame or -1, no read
