@@ -119,50 +119,76 @@ static bool in_unwinding_stub(CodeBlob* cb) {
                            cb->is_uncommon_trap_stub());
 }
 
+// The stub of StubRoutines that holds pc, if it is one: code of a
+// BufferBlob outside the interpreter with a stub descriptor.
+// StubCodeDesc::desc_for walks every stub's descriptor: only for such pcs.
+static StubCodeDesc* stub_routine_of(address pc, CodeBlob* cb) {
+  return cb == nullptr || !cb->is_buffer_blob() || Interpreter::contains(pc) ? nullptr : StubCodeDesc::desc_for(pc);
+}
+
+// One step from a frame in a stub of StubRoutines (desc) to its caller,
+// where the stub's instructions left the return address: at sp, or one word
+// above, at the stub's entry and return (as for a C function without a
+// frame; interrupted there only), or in the frame record that HotSpot's
+// enter() made, which the frame pointer names (stubs make one for stack
+// walks), or, interrupted, in the link register where another stub called
+// this one (aarch64's array copies call helpers without a frame: that
+// stub's frame record gives the caller's sp, the next step). Each is taken
+// only where the instructions just before it call into this stub: a stale
+// word, or a frame pointer that the stub left alone, gives no such return
+// address.
+static bool step_out_of_stub(JavaThread* thread, const AsgstNativeFrame& f, StubCodeDesc* desc, bool interrupted,
+                             AsgstNativeFrame* found) {
+  if (interrupted && AsgstFrameEdges::caller_of_frameless(f, found) == AsgstFrameEdges::caller_found &&
+      AsgstFrameEdges::returns_from_call_into(found->pc, desc->begin(), desc->end())) {
+    return true;
+  }
+  intptr_t* fp = f.fp;
+  if (fp != nullptr && is_aligned(fp, wordSize) && fp >= f.sp &&
+      thread->is_in_usable_stack((address)(fp + frame::sender_sp_offset))) {
+    found->pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(fp + frame::return_addr_offset, 0));
+    found->sp = fp + frame::sender_sp_offset;
+    found->fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
+    found->lr = nullptr;
+    if (AsgstFrameEdges::returns_from_call_into(found->pc, desc->begin(), desc->end())) {
+      return true;
+    }
+  }
+  address lr = interrupted ? AsgstFrameEdges::strip_return_address(f.lr) : nullptr;
+  if (lr != nullptr && compiled_java_code_returned_to(lr) == nullptr &&
+      AsgstFrameEdges::returns_from_call_into(lr, desc->begin(), desc->end())) {
+    AsgstNativeFrame in_caller_stub = { lr, f.sp, f.fp, nullptr };
+    *found = in_caller_stub;
+    return true;
+  }
+  return false;
+}
+
 // The caller of a stub of StubRoutines (array copies, checksums, ciphers,
 // ...) that compiled code called without a state change: the stub's code
 // blob is a BufferBlob, whose frames have no size, and the sender checks
-// refuse them. The return address lies where the stub's instructions left
-// it: at sp, or one word above, at the stub's entry and return (as for a C
-// function without a frame; interrupted there only), or in the frame record
-// that HotSpot's enter() made, which the frame pointer names (stubs make one
-// for stack walks). Either is taken only where the instructions before it
-// call into the stub that holds f.pc, from a Java method's compiled code: a
-// stale word, or a frame pointer that the stub left alone, gives no such
-// return address. cb is f.pc's code blob. StubCodeDesc::desc_for walks
-// every stub's descriptor: only for pcs in BufferBlobs outside the
-// interpreter.
+// refuse them. Taken where the steps out of the stub (at most two stubs
+// deep) reach a Java method's compiled code. cb is f.pc's code blob;
+// interrupted: f is the signal's context (not a frame found below it).
 static bool caller_of_stub_routine(JavaThread* thread, const AsgstNativeFrame& f, CodeBlob* cb, bool interrupted,
                                    AsgstNativeFrame* caller) {
-  if (cb == nullptr || !cb->is_buffer_blob() || Interpreter::contains(f.pc) || f.sp == nullptr) {
-    return false;
-  }
-  StubCodeDesc* desc = StubCodeDesc::desc_for(f.pc);
-  if (desc == nullptr) {
-    return false;
-  }
-  AsgstNativeFrame found = { nullptr, nullptr, nullptr, nullptr };
-  if (!interrupted || AsgstFrameEdges::caller_of_frameless(f, &found) != AsgstFrameEdges::caller_found ||
-      !AsgstFrameEdges::returns_from_call_into(found.pc, desc->begin(), desc->end())) {
-    intptr_t* fp = f.fp;
-    if (fp == nullptr || !is_aligned(fp, wordSize) || fp < f.sp ||
-        !thread->is_in_usable_stack((address)(fp + frame::sender_sp_offset))) {
+  const int max_nested_stubs = 2;
+  AsgstNativeFrame current = f;
+  StubCodeDesc* desc = f.sp == nullptr ? nullptr : stub_routine_of(f.pc, cb);
+  for (int stubs = 0; desc != nullptr && stubs < max_nested_stubs; stubs++) {
+    AsgstNativeFrame found;
+    if (!step_out_of_stub(thread, current, desc, interrupted && stubs == 0, &found) || found.sp < current.sp ||
+        !thread->is_in_usable_stack((address)found.sp)) {
       return false;
     }
-    found.pc = AsgstFrameEdges::strip_return_address((address)SafeFetchN(fp + frame::return_addr_offset, 0));
-    found.sp = fp + frame::sender_sp_offset;
-    found.fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
-    found.lr = nullptr;
-    if (!AsgstFrameEdges::returns_from_call_into(found.pc, desc->begin(), desc->end())) {
-      return false;
+    if (compiled_java_code_returned_to(found.pc) != nullptr) {
+      *caller = found;
+      return true;
     }
+    current = found;
+    desc = stub_routine_of(found.pc, CodeCache::find_blob(found.pc));
   }
-  if (found.sp <= f.sp || !thread->is_in_usable_stack((address)found.sp) ||
-      compiled_java_code_returned_to(found.pc) == nullptr) {
-    return false;
-  }
-  *caller = found;
-  return true;
+  return false;
 }
 
 // Whether pc is the first instruction of a safepoint handler blob. A poll's

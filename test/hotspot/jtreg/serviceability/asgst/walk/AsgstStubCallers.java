@@ -59,6 +59,8 @@ public class AsgstStubCallers {
     // The first wrong walk, described, or null; the stubs that samples hit.
     private static native String firstWrong();
     private static native String stubsHit();
+    // The first refused sample in a stub, described, or null.
+    private static native String firstRefusal();
 
     static volatile boolean stop;
     static volatile long sink;
@@ -94,6 +96,10 @@ public class AsgstStubCallers {
         System.out.printf("%d walks reported frames, %d refused, %d wrong; %d samples in stubs, %d of them refused%n",
                           r[0], r[1], r[2], r[3], r[4]);
         System.out.println("stubs hit: " + stubsHit());
+        String refusal = firstRefusal();
+        if (refusal != null) {
+            System.out.println("first refused sample in a stub: " + refusal);
+        }
         String wrong = firstWrong();
         if (wrong != null) {
             System.out.println("first wrong walk: " + wrong);

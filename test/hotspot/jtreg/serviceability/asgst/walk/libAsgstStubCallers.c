@@ -26,12 +26,13 @@
  * and copy's calls of StubRoutines' arraycopy stubs. Each walk must begin,
  * by name, with a suffix of "arraycopy copy loop main" (whole, or cut by an
  * error; arraycopy, the native method, where copy runs interpreted), or be
- * refused. Samples whose pc lies in an arraycopy stub (JVMTI's
+ * refused. Samples whose pc lies in an array copy stub (JVMTI's
  * DynamicCodeGenerated names them) are counted, and those refused among
  * them: the walker finds the stub's caller at every instruction of these
  * stubs (at the entry, after its push of the frame pointer and at the
  * return from sp, in between from the frame record that their enter()
- * made), so any refusal there is a fault.
+ * made; in aarch64's helpers from the link register, then the calling
+ * stub's record), so any refusal there is a fault.
  */
 
 #include <errno.h>
@@ -48,8 +49,10 @@
 
 #if defined(__x86_64__)
 #define CTX_PC(uc) ((uc)->uc_mcontext.gregs[REG_RIP])
+#define CTX_RETURN(uc) (*(unsigned long*)(uc)->uc_mcontext.gregs[REG_RSP])  /* at a stub's entry */
 #elif defined(__aarch64__)
 #define CTX_PC(uc) ((uc)->uc_mcontext.pc)
+#define CTX_RETURN(uc) ((uc)->uc_mcontext.regs[30])
 #endif
 
 /* arraycopy, the native method, where copy runs interpreted (before its compilation). */
@@ -72,11 +75,14 @@ static timer_t timer;
 static volatile long reported, refused, wrong, in_stubs, refused_in_stubs;
 static char first_wrong[2048];
 static volatile int wrong_recorded;
+static char first_refusal[256];  /* in a stub, for diagnosis */
+static volatile int refusal_recorded;
 
 static void JNICALL on_generated(jvmtiEnv* env, const char* name, const void* address, jint length) {
   int n = stub_count;
   (void)env;
-  if (strstr(name, "arraycopy") == NULL || n >= MAX_STUBS) {
+  /* The array copies, and the helpers without a frame that aarch64's call (copy_byte_f, copy_oop_b, ...). */
+  if ((strstr(name, "arraycopy") == NULL && strncmp(name, "copy_", 5) != 0) || n >= MAX_STUBS) {
     return;
   }
   stubs[n].begin = (const char*)address;
@@ -177,6 +183,13 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     in_stubs++;
     stub->samples++;
     if (trace.count == 0) {
+      if (!refusal_recorded) {
+        /* The return address where a stub's entry has it, and the four instructions before it. */
+        const unsigned int* r = (const unsigned int*)CTX_RETURN((ucontext_t*)ucontext);
+        snprintf(first_refusal, sizeof(first_refusal), "kind %d at %s+%d, return address %p after %08x %08x %08x %08x",
+                 trace.kind, stub->name, (int)(pc - stub->begin), (void*)r, r[-4], r[-3], r[-2], r[-1]);
+        __atomic_store_n(&refusal_recorded, 1, __ATOMIC_RELEASE);
+      }
       if (stub->refused < 4) {
         stub->refused_offsets[stub->refused] = (int)(pc - stub->begin);
       }
@@ -210,6 +223,12 @@ JNIEXPORT jlongArray JNICALL Java_AsgstStubCallers_stopSampling(JNIEnv* env, jcl
 JNIEXPORT jstring JNICALL Java_AsgstStubCallers_firstWrong(JNIEnv* env, jclass cls) {
   (void)cls;
   return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_wrong) : NULL;
+}
+
+/* The first refusal in a stub, described, or null. */
+JNIEXPORT jstring JNICALL Java_AsgstStubCallers_firstRefusal(JNIEnv* env, jclass cls) {
+  (void)cls;
+  return __atomic_load_n(&refusal_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_refusal) : NULL;
 }
 
 /* "name: samples (refused at offsets ...) ..." of the stubs that samples hit. */
