@@ -105,7 +105,9 @@ class AsgstFrameEdges : AllStatic {
   // Whether pc is the return address of a call into the code from begin to
   // end: the instructions just before pc call there (aarch64: with bl,
   // directly or through a trampoline, or with a far call's adrp, add and
-  // blr). pc may be any word: the code is read with SafeFetch.
+  // blr). pc may be any word: the code is read with SafeFetch (callers
+  // check first that pc lies in the code cache: a read that faults costs a
+  // signal).
   static bool returns_from_call_into(address pc, address begin, address end);
 
   // The caller of an interrupted C function that has no frame of its own at

@@ -137,10 +137,19 @@ static StubCodeDesc* stub_routine_of(address pc, CodeBlob* cb) {
 // only where the instructions just before it call into this stub: a stale
 // word, or a frame pointer that the stub left alone, gives no such return
 // address.
+// Whether pc returns from a call into the stub. Read only in the code cache:
+// a word of the stack may be anything, and a read that faults costs a
+// signal (several at a few microseconds each made a thread whose every
+// sample read them, sampled every 20 us, run nothing but its handler).
+static bool returns_from_call_into_stub(address pc, StubCodeDesc* desc) {
+  return pc != nullptr && CodeCache::contains(pc) &&
+         AsgstFrameEdges::returns_from_call_into(pc, desc->begin(), desc->end());
+}
+
 static bool step_out_of_stub(JavaThread* thread, const AsgstNativeFrame& f, StubCodeDesc* desc, bool interrupted,
                              AsgstNativeFrame* found) {
   if (interrupted && AsgstFrameEdges::caller_of_frameless(f, found) == AsgstFrameEdges::caller_found &&
-      AsgstFrameEdges::returns_from_call_into(found->pc, desc->begin(), desc->end())) {
+      returns_from_call_into_stub(found->pc, desc)) {
     return true;
   }
   intptr_t* fp = f.fp;
@@ -150,13 +159,13 @@ static bool step_out_of_stub(JavaThread* thread, const AsgstNativeFrame& f, Stub
     found->sp = fp + frame::sender_sp_offset;
     found->fp = (intptr_t*)SafeFetchN(fp + frame::link_offset, 0);
     found->lr = nullptr;
-    if (AsgstFrameEdges::returns_from_call_into(found->pc, desc->begin(), desc->end())) {
+    if (returns_from_call_into_stub(found->pc, desc)) {
       return true;
     }
   }
   address lr = interrupted ? AsgstFrameEdges::strip_return_address(f.lr) : nullptr;
   if (lr != nullptr && compiled_java_code_returned_to(lr) == nullptr &&
-      AsgstFrameEdges::returns_from_call_into(lr, desc->begin(), desc->end())) {
+      returns_from_call_into_stub(lr, desc)) {
     AsgstNativeFrame in_caller_stub = { lr, f.sp, f.fp, nullptr };
     *found = in_caller_stub;
     return true;

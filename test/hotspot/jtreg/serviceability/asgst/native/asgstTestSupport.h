@@ -207,6 +207,42 @@ static int asgst_test_walk(void* ucontext, int options, AsgstTestTrace* trace) {
   return trace->kind;
 }
 
+/* Whether one of trace's frames is the method named name. Signal safe. */
+static int asgst_test_has_method(const AsgstTestTrace* trace, const char* name) {
+  int i;
+  for (i = 0; i < trace->count; i++) {
+    if (asgst_test_method_is(trace->frames[i].method, name)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Whether trace begins, by name, with a suffix of the frames truth[0..count)
+   (top first; types[k] the frame type of truth[k], or ASGST_FRAME_JAVA for
+   all where types is null), whole or cut by an error; the frames below the
+   last of truth are not judged. A trace that ends without an error before
+   the last has lost frames. Signal safe. */
+static int asgst_test_begins_with_suffix(const AsgstTestTrace* trace, const char* const* truth, const int* types,
+                                         int count) {
+  int start, i;
+  if (trace->count == 0) {
+    return 0;
+  }
+  for (start = 0; start < count && !asgst_test_method_is(trace->frames[0].method, truth[start]); start++) {
+  }
+  if (start == count) {
+    return 0;
+  }
+  for (i = 0; i < trace->count && start + i < count; i++) {
+    int type = types == NULL ? ASGST_FRAME_JAVA : types[start + i];
+    if (trace->frames[i].type != type || !asgst_test_method_is(trace->frames[i].method, truth[start + i])) {
+      return 0;
+    }
+  }
+  return start + trace->count >= count || trace->state != ASGST_NO_FRAME;
+}
+
 /* JNI and JVMTI through C's interface (C++ has its own member functions). */
 #ifndef __cplusplus
 

@@ -251,34 +251,6 @@ JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* vm, void* reserved) {
 
 /* ---- The walks ---- */
 
-/* Where the walk's first frame stands in truth, or -1. */
-static int truth_index(const ASGST_Frame* frame) {
-  int k;
-  for (k = 0; k < TRUTH_FRAMES; k++) {
-    if (asgst_test_method_is(frame->method, truth[k])) {
-      return k;
-    }
-  }
-  return -1;
-}
-
-/* Whether trace begins with a suffix of truth, whole or cut by an error (the
-   frames below main, jtreg's and the JDK's that call it, are not judged). */
-static int is_right(const AsgstTestTrace* trace) {
-  int start = truth_index(&trace->frames[0]);
-  int i;
-  if (start < 0) {
-    return 0;
-  }
-  for (i = 0; i < trace->count && start + i < TRUTH_FRAMES; i++) {
-    if (trace->frames[i].type != ASGST_FRAME_JAVA || !asgst_test_method_is(trace->frames[i].method, truth[start + i])) {
-      return 0;
-    }
-  }
-  /* Ended without an error before main: a trace that lost frames. */
-  return start + trace->count >= TRUTH_FRAMES || trace->state != ASGST_NO_FRAME;
-}
-
 static void describe(char* text, size_t size, size_t* used, const AsgstTestTrace* trace) {
   int i;
   *used += (size_t)snprintf(text + *used, size - *used, "kind %d state %d, %d frames: ", trace->kind, trace->state,
@@ -290,15 +262,9 @@ static void describe(char* text, size_t size, size_t* used, const AsgstTestTrace
   }
 }
 
+/* main's calls that start and stop the signals (and link them): not judged. */
 static int in_sampling_calls(const AsgstTestTrace* trace) {
-  int i;
-  for (i = 0; i < trace->count; i++) {
-    if (asgst_test_method_is(trace->frames[i].method, "startSampling") ||
-        asgst_test_method_is(trace->frames[i].method, "stopSampling")) {
-      return 1;
-    }
-  }
-  return 0;
+  return asgst_test_has_method(trace, "startSampling") || asgst_test_has_method(trace, "stopSampling");
 }
 
 /* Whether made is real with only the top frame's pc (and bci) changed. */
@@ -407,7 +373,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     }
   } else {
     reported++;
-    if (!is_right(&trace)) {
+    if (!asgst_test_begins_with_suffix(&trace, truth, NULL, TRUTH_FRAMES)) {
       wrong++;
       if (!wrong_recorded) {
         size_t used = 0;

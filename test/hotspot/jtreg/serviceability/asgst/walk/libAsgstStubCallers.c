@@ -57,6 +57,7 @@
 
 /* arraycopy, the native method, where copy runs interpreted (before its compilation). */
 static const char* const truth[] = {"arraycopy", "copy", "loop", "main"};
+static const int truth_types[] = {ASGST_FRAME_JAVA_NATIVE, ASGST_FRAME_JAVA, ASGST_FRAME_JAVA, ASGST_FRAME_JAVA};
 #define TRUTH_FRAMES 4
 
 #define MAX_STUBS 64
@@ -111,44 +112,9 @@ static Stub* stub_of(const char* pc) {
   return NULL;
 }
 
-/* Where the walk's first frame stands in truth, or -1. */
-static int truth_index(const ASGST_Frame* frame) {
-  int k;
-  for (k = 0; k < TRUTH_FRAMES; k++) {
-    if (asgst_test_method_is(frame->method, truth[k])) {
-      return k;
-    }
-  }
-  return -1;
-}
-
-/* Whether trace begins with a suffix of truth, whole or cut by an error (the
-   frames below main, jtreg's and the JDK's that call it, are not judged). */
-static int is_right(const AsgstTestTrace* trace) {
-  int start = truth_index(&trace->frames[0]);
-  int i;
-  if (start < 0) {
-    return 0;
-  }
-  for (i = 0; i < trace->count && start + i < TRUTH_FRAMES; i++) {
-    int type = start + i == 0 ? ASGST_FRAME_JAVA_NATIVE : ASGST_FRAME_JAVA;
-    if (trace->frames[i].type != type || !asgst_test_method_is(trace->frames[i].method, truth[start + i])) {
-      return 0;
-    }
-  }
-  /* Ended without an error before main: a trace that lost frames. */
-  return start + trace->count >= TRUTH_FRAMES || trace->state != ASGST_NO_FRAME;
-}
-
+/* main's calls that start and stop the signals (and link them): not judged. */
 static int in_sampling_calls(const AsgstTestTrace* trace) {
-  int i;
-  for (i = 0; i < trace->count; i++) {
-    if (asgst_test_method_is(trace->frames[i].method, "startSampling") ||
-        asgst_test_method_is(trace->frames[i].method, "stopSampling")) {
-      return 1;
-    }
-  }
-  return 0;
+  return asgst_test_has_method(trace, "startSampling") || asgst_test_has_method(trace, "stopSampling");
 }
 
 static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
@@ -165,7 +131,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
     refused++;
   } else {
     reported++;
-    if (!is_right(&trace)) {
+    if (!asgst_test_begins_with_suffix(&trace, truth, truth_types, TRUTH_FRAMES)) {
       wrong++;
       if (!wrong_recorded) {
         size_t used = (size_t)snprintf(first_wrong, sizeof(first_wrong), "pc %p (%s), kind %d state %d: ",
