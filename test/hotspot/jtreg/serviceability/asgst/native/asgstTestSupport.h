@@ -299,6 +299,12 @@ static int asgst_test_watch_code(jvmtiEnv* jvmti, jvmtiEventCompiledMethodLoad c
   return 0;
 }
 
+/* A new String of text once *recorded is set (set with release after text
+   was written, by a signal handler), or null. */
+static jstring asgst_test_recorded_text(JNIEnv* env, volatile int* recorded, const char* text) {
+  return __atomic_load_n(recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, text) : NULL;
+}
+
 /* A new int[] of values[0..count); null if it could not be made (an exception is pending). */
 static jintArray asgst_test_int_array(JNIEnv* env, const jint* values, jsize count) {
   jintArray array = (*env)->NewIntArray(env, count);

@@ -420,11 +420,10 @@ JNIEXPORT jlongArray JNICALL Java_AsgstPushedWords_stopSampling(JNIEnv* env, jcl
 
 JNIEXPORT jstring JNICALL Java_AsgstPushedWords_firstWrong(JNIEnv* env, jclass cls) {
   (void)cls;
-  return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_wrong) : NULL;
+  return asgst_test_recorded_text(env, &wrong_recorded, first_wrong);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstPushedWords_firstDifference(JNIEnv* env, jclass cls) {
   (void)cls;
-  return __atomic_load_n(&difference_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_difference)
-                                                                 : NULL;
+  return asgst_test_recorded_text(env, &difference_recorded, first_difference);
 }

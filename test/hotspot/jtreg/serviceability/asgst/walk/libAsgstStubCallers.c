@@ -188,13 +188,13 @@ JNIEXPORT jlongArray JNICALL Java_AsgstStubCallers_stopSampling(JNIEnv* env, jcl
 
 JNIEXPORT jstring JNICALL Java_AsgstStubCallers_firstWrong(JNIEnv* env, jclass cls) {
   (void)cls;
-  return __atomic_load_n(&wrong_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_wrong) : NULL;
+  return asgst_test_recorded_text(env, &wrong_recorded, first_wrong);
 }
 
 /* The first refusal in a stub, described, or null. */
 JNIEXPORT jstring JNICALL Java_AsgstStubCallers_firstRefusal(JNIEnv* env, jclass cls) {
   (void)cls;
-  return __atomic_load_n(&refusal_recorded, __ATOMIC_ACQUIRE) ? (*env)->NewStringUTF(env, first_refusal) : NULL;
+  return asgst_test_recorded_text(env, &refusal_recorded, first_refusal);
 }
 
 /* "name: samples (refused at offsets ...) ..." of the stubs that samples hit. */
