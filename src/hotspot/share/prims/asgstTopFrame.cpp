@@ -126,6 +126,15 @@ static StubCodeDesc* stub_routine_of(address pc, CodeBlob* cb) {
   return cb == nullptr || !cb->is_buffer_blob() || Interpreter::contains(pc) ? nullptr : StubCodeDesc::desc_for(pc);
 }
 
+// Whether pc returns from a call into the stub. Read only in the code cache:
+// a word of the stack may be anything, and a read that faults costs a
+// signal of several microseconds (a thread sampled often enough would run
+// nothing but its handler).
+static bool returns_from_call_into_stub(address pc, StubCodeDesc* desc) {
+  return pc != nullptr && CodeCache::contains(pc) &&
+         AsgstFrameEdges::returns_from_call_into(pc, desc->begin(), desc->end());
+}
+
 // One step from a frame in a stub of StubRoutines (desc) to its caller,
 // where the stub's instructions left the return address: at sp, or one word
 // above, at the stub's entry and return (as for a C function without a
@@ -137,15 +146,6 @@ static StubCodeDesc* stub_routine_of(address pc, CodeBlob* cb) {
 // only where the instructions just before it call into this stub: a stale
 // word, or a frame pointer that the stub left alone, gives no such return
 // address.
-// Whether pc returns from a call into the stub. Read only in the code cache:
-// a word of the stack may be anything, and a read that faults costs a
-// signal (several at a few microseconds each made a thread whose every
-// sample read them, sampled every 20 us, run nothing but its handler).
-static bool returns_from_call_into_stub(address pc, StubCodeDesc* desc) {
-  return pc != nullptr && CodeCache::contains(pc) &&
-         AsgstFrameEdges::returns_from_call_into(pc, desc->begin(), desc->end());
-}
-
 static bool step_out_of_stub(JavaThread* thread, const AsgstNativeFrame& f, StubCodeDesc* desc, bool interrupted,
                              AsgstNativeFrame* found) {
   if (interrupted && AsgstFrameEdges::caller_of_frameless(f, found) == AsgstFrameEdges::caller_found &&
