@@ -105,5 +105,6 @@ void AsgstClassUnloading::on_class_redefined(InstanceKlass* current, InstanceKla
 }
 
 void AsgstClassUnloading::forget_old_version(InstanceKlass* old_version) {
+  AsgstReturnSites::invalidate();  // its methods may be named there
   AsgstMethodInfo::on_old_version_freed(old_version);
 }

@@ -27,7 +27,9 @@
 // instead (x86_64, aarch64).
 
 #include "code/codeCache.hpp"
+#include "code/nmethod.hpp"
 #include "interpreter/interpreter.hpp"
+#include "prims/asgstReturnSites.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "runtime/atomic.hpp"
 
@@ -47,6 +49,8 @@ CodeBlob* AsgstSenderStep::blob_of(address pc, AsgstSeenLast* seen) {
       cb = CodeCache::find_blob(pc);
       Atomic::release_store(&_interpreter_blob, cb);
     }
+  } else if (seen->scopes != nullptr && AsgstReturnSites::find(pc, seen->code_epoch, seen->scopes)) {
+    cb = seen->scopes->nm;
   } else {
     cb = CodeCache::find_blob(pc);
   }

@@ -27,6 +27,7 @@
 #include "memory/allStatic.hpp"
 #include "utilities/globalDefinitions.hpp"
 
+struct AsgstScopesAt;
 class CodeBlob;
 class ConstantPoolCache;
 class JavaThread;
@@ -43,6 +44,9 @@ struct AsgstSeenLast {
   address bcp;               // a bcp of method, at bci
   int bci;
   ConstantPoolCache* cache;  // passed MetaspaceObj::is_valid
+  uint64_t code_epoch;       // AsgstReturnSites' epoch at the walk's start
+  AsgstScopesAt* scopes;     // the walk's scopes kept last: a step that finds its
+                             // caller's in AsgstReturnSites keeps them here
 };
 
 // The step from a Java method's frame to its caller that most steps of an
@@ -79,8 +83,9 @@ class AsgstSenderStep : AllStatic {
 
   // The code blob that holds pc, as CodeCache::find_blob finds it: seen's
   // blob where its code holds pc, else the interpreter's (looked up once for
-  // all walks), else CodeCache::find_blob's. seen->blob becomes the result
-  // when not null.
+  // all walks), else the nmethod of AsgstReturnSites' entry for pc (whose
+  // scopes then go to *seen->scopes), else CodeCache::find_blob's.
+  // seen->blob becomes the result when not null.
   static CodeBlob* blob_of(address pc, AsgstSeenLast* seen);
 
  private:

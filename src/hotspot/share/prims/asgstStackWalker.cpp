@@ -135,6 +135,8 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
   _physical_frames(0), _seen(), _scope_kept(-1), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
   _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {
   _scopes_kept.nm = nullptr;  // the rest is read only once nm is set
+  _seen.code_epoch = AsgstReturnSites::epoch();
+  _seen.scopes = &_scopes_kept;
 }
 
 // The caller of a C frame along the frame pointer chain, read with SafeFetch.
@@ -474,8 +476,13 @@ bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Fr
 // The scopes of nm that follow are those of f, at pc.
 void AsgstStackWalker::begin_scope_report(nmethod* nm, const frame& f, address pc) {
   _nm = nm;
-  _scope_frame = native_frame_of(f);
+  // Field by field: a copy of a whole AsgstNativeFrame made on the stack was
+  // read back in 16-byte loads from two 8-byte stores, a store-forwarding
+  // stall on every compiled frame (x86_64, GCC).
   _scope_frame.pc = pc;
+  _scope_frame.sp = f.sp();
+  _scope_frame.fp = f.fp();
+  _scope_frame.lr = nullptr;
 }
 
 // Decodes all scopes of nm at pc, from offset, into _scopes_kept. False
@@ -485,7 +492,7 @@ bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
   _scopes_kept.nm = nullptr;
   int count = 0;
   for (; offset != no_scope; count++) {
-    if (count == max_kept_scopes || offset <= 0 || offset >= nm->scopes_data_size()) {
+    if (count == AsgstScopesAt::max_scopes || offset <= 0 || offset >= nm->scopes_data_size()) {
       return false;
     }
     DebugInfoReadStream stream(nm, offset);
@@ -497,6 +504,7 @@ bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
   _scopes_kept.pc = pc;
   _scopes_kept.count = count;
   _scopes_kept.comp_level = nm->comp_level();
+  AsgstReturnSites::remember(_scopes_kept, _seen.code_epoch);
   return true;
 }
 
@@ -504,7 +512,7 @@ bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
 // its caller scope. All but the outermost scope are inlined.
 bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
   if (_scope_kept >= 0) {
-    const KeptScope& scope = _scopes_kept.scopes[_scope_kept];
+    const AsgstScopesAt::Scope& scope = _scopes_kept.scopes[_scope_kept];
     bool outermost = _scope_kept == _scopes_kept.count - 1;
     _scope_kept = outermost ? -1 : _scope_kept + 1;
     fill_frame(out, outermost ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED, _scopes_kept.comp_level, scope.bci,

@@ -26,6 +26,7 @@
 
 #include "memory/allocation.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstReturnSites.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "profile.h"
 #include "runtime/frame.hpp"
@@ -116,8 +117,6 @@ class AsgstStackWalker : public StackObj {
   static bool is_frame_pc(intptr_t* sp, address pc, CodeBlob* cb);
   // Longest walk in physical frames: garbage can end a walk, never loop it.
   static const int max_physical_frames = 1 << 16;
-  // Most scopes of one compiled frame kept decoded (C2 inlines 15 levels deep by default).
-  static const int max_kept_scopes = 16;
   // Most frames followed from the compiled frames found at the sps tried
   // for one top frame to the frame that the frame pointer chain found, in
   // all: a recursion repeats its frames, so that many of those sps make
@@ -176,19 +175,9 @@ class AsgstStackWalker : public StackObj {
   int _physical_frames;     // physical frames visited so far
   AsgstSeenLast _seen;      // what steps found valid last (AsgstSenderStep)
   // The scopes of the compiled frame whose debug info was decoded last, by
-  // nmethod and pc: a recursion reports them again without decoding.
-  struct KeptScope {
-    Method* method;
-    int bci;
-  };
-  struct KeptScopes {
-    nmethod* nm;              // null: none kept
-    address pc;
-    int count;
-    int comp_level;
-    KeptScope scopes[max_kept_scopes];
-  };
-  KeptScopes _scopes_kept;
+  // nmethod and pc (or found in AsgstReturnSites by a step to its caller): a
+  // recursion reports them again without decoding.
+  AsgstScopesAt _scopes_kept;
   int _scope_kept;          // index of the next kept scope to report, -1: none
   bool _callee_is_java;     // the physical frame above the current one is a Java method's
   bool _reported_at_pos;    // next() reported last a frame or scope of _pos's physical frame
