@@ -3,7 +3,8 @@
 # files) into one table: per chain, depth and walk, the median over the runs of
 # each run's median ns per walk, with the lowest and highest run, failed walks
 # summed over the runs, and the median over the runs of the ratio to
-# AsyncGetCallTrace (each run's ratio comes from the same run).
+# AsyncGetCallTrace (each run's ratio comes from the same run), with the
+# lowest and highest run's ratio.
 # Usage: bench/summarize-walk-runs.sh RUN-OUTPUT...
 set -euo pipefail
 [ $# -gt 0 ] || { echo "usage: $0 RUN-OUTPUT..." >&2; exit 2; }
@@ -28,12 +29,13 @@ awk '
     runs[key]++
   }
   END {
-    printf "%-14s %6s %-21s %7s %8s %17s %7s %9s %8s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max", "failed", "ns/frame", "vs AGCT"
+    printf "%-14s %6s %-21s %7s %8s %17s %7s %9s %8s %10s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max",
+           "failed", "ns/frame", "vs AGCT", "min-max"
     for (k = 1; k <= keys; k++) {
       key = order[k]; split(key, part, SUBSEP)
       m = median(ns[key])
-      printf "%-14s %6d %-21s %7d %8d %17s %7d %9.1f %8.2f\n", part[1], part[2], part[3], frames[key], m,
+      printf "%-14s %6d %-21s %7d %8d %17s %7d %9.1f %8.2f %10s\n", part[1], part[2], part[3], frames[key], m,
              extreme(ns[key], 0) "-" extreme(ns[key], 1), failed[key], (frames[key] > 0 ? m / frames[key] : 0),
-             median(ratio[key])
+             median(ratio[key]), extreme(ratio[key], 0) "-" extreme(ratio[key], 1)
     }
   }' "$@"
