@@ -99,7 +99,7 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
   }
   Method* m = (Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0);
   if (m == nullptr || m != seen->method) {  // seen starts zeroed: null is never known valid
-    if (!Method::is_valid_method(m)) {
+    if (!AsgstSenderStep::is_checked_method(m, seen->method_epoch)) {
       return false;
     }
     seen->method = m;

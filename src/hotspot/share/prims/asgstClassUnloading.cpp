@@ -105,6 +105,7 @@ void AsgstClassUnloading::on_class_redefined(InstanceKlass* current, InstanceKla
 }
 
 void AsgstClassUnloading::forget_old_version(InstanceKlass* old_version) {
-  AsgstReturnSites::invalidate();  // its methods may be named there
+  AsgstReturnSites::invalidate();  // its methods may be named in both
+  AsgstCheckedMethods::invalidate();
   AsgstMethodInfo::on_old_version_freed(old_version);
 }

@@ -25,6 +25,7 @@
 #define SHARE_PRIMS_ASGSTCLASSUNLOADING_HPP
 
 #include "memory/allStatic.hpp"
+#include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstReturnSites.hpp"
 #include "profile.h"
 #include "runtime/atomic.hpp"
@@ -45,7 +46,8 @@ class AsgstClassUnloading : AllStatic {
 
   // Hooks: a single load and branch while no handler is registered.
   static void on_class_unload(InstanceKlass* klass) {
-    AsgstReturnSites::invalidate();  // its methods may be named there
+    AsgstReturnSites::invalidate();  // its methods may be named in both
+    AsgstCheckedMethods::invalidate();
     if (Atomic::load(&_handler_count) != 0) {
       notify_unloaded(klass);
     }

@@ -29,6 +29,8 @@
 #include "code/codeCache.hpp"
 #include "code/nmethod.hpp"
 #include "interpreter/interpreter.hpp"
+#include "oops/method.hpp"
+#include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstReturnSites.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "runtime/atomic.hpp"
@@ -58,6 +60,17 @@ CodeBlob* AsgstSenderStep::blob_of(address pc, AsgstSeenLast* seen) {
     seen->blob = cb;
   }
   return cb;
+}
+
+bool AsgstSenderStep::is_checked_method(Method* m, uint64_t epoch) {
+  if (AsgstCheckedMethods::contains(m, epoch)) {
+    return true;
+  }
+  if (!Method::is_valid_method(m)) {
+    return false;
+  }
+  AsgstCheckedMethods::add(m, epoch);
+  return true;
 }
 
 #if !defined(AMD64) && !defined(AARCH64)

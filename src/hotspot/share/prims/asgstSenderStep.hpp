@@ -45,6 +45,7 @@ struct AsgstSeenLast {
   int bci;
   ConstantPoolCache* cache;  // passed MetaspaceObj::is_valid
   uint64_t code_epoch;       // AsgstReturnSites' epoch at the walk's start
+  uint64_t method_epoch;     // AsgstCheckedMethods' epoch at the walk's start
   AsgstScopesAt* scopes;     // the walk's scopes kept last: a step that finds its
                              // caller's in AsgstReturnSites keeps them here
 };
@@ -87,6 +88,11 @@ class AsgstSenderStep : AllStatic {
   // scopes then go to *seen->scopes), else CodeCache::find_blob's.
   // seen->blob becomes the result when not null.
   static CodeBlob* blob_of(address pc, AsgstSeenLast* seen);
+
+  // Whether m is a valid method (Method::is_valid_method): an earlier walk
+  // of epoch found it so (AsgstCheckedMethods), or it is checked now and
+  // kept there when valid.
+  static bool is_checked_method(Method* m, uint64_t epoch);
 
  private:
   static CodeBlob* volatile _interpreter_blob;

@@ -33,6 +33,7 @@
 #include "oops/method.inline.hpp"
 #include "oops/stackChunkOop.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstFrameMarks.hpp"
 #include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstSenderStep.hpp"
@@ -136,6 +137,7 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
   _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {
   _scopes_kept.nm = nullptr;  // the rest is read only once nm is set
   _seen.code_epoch = AsgstReturnSites::epoch();
+  _seen.method_epoch = AsgstCheckedMethods::epoch();
   _seen.scopes = &_scopes_kept;
 }
 

@@ -94,12 +94,12 @@ TEST_VM(asgst_return_sites, entry_shared_by_two_pcs) {
   AsgstScopesAt first = made_scopes(0x7400, 2);
   AsgstScopesAt found = {};
   AsgstReturnSites::remember(first, epoch);
-  uintptr_t other = 0x7400 + 8;
-  // Search for a pc that lands on the same entry: remembering it displaces first.
-  for (int tries = 0; tries < 1000000 && AsgstReturnSites::find(first.pc, epoch, &found); tries++, other += 8) {
+  uintptr_t other = 0x7400;
+  // Pcs one after the other until one lands on first's entry and displaces it.
+  for (int tries = 0; tries < 1000000 && AsgstReturnSites::find(first.pc, epoch, &found); tries++) {
+    other += 8;
     AsgstReturnSites::remember(made_scopes(other, 1), epoch);
   }
-  other -= 8;
   ASSERT_FALSE(AsgstReturnSites::find(first.pc, epoch, &found)) << "no pc shares first's entry";
   ASSERT_TRUE(AsgstReturnSites::find((address)other, epoch, &found));
   EXPECT_EQ(1, found.count);
