@@ -59,7 +59,6 @@
  * @run main/othervm/native -XX:+UseShenandoahGC AsgstClassUnload
  */
 
-import java.io.InputStream;
 import java.lang.reflect.Method;
 
 public class AsgstClassUnload {
@@ -73,32 +72,6 @@ public class AsgstClassUnload {
     static native boolean[] deregister();
 
     static final int LOADERS = 5;
-
-    // Defines Unloadable itself; everything else comes from the application loader.
-    static class ThrowAwayLoader extends ClassLoader {
-        ThrowAwayLoader() {
-            super(AsgstClassUnload.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals("Unloadable")) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    try (InputStream in = getParent().getResourceAsStream("Unloadable.class")) {
-                        byte[] bytes = in.readAllBytes();
-                        c = defineClass(name, bytes, 0, bytes.length);
-                    } catch (Exception e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                }
-                return c;
-            }
-        }
-    }
 
     public static void main(String[] args) throws Exception {
         useThrowAwayClasses();
@@ -132,7 +105,8 @@ public class AsgstClassUnload {
     // Kept out of main's frame so that nothing there keeps a loader alive.
     static void useThrowAwayClasses() throws Exception {
         for (int i = 0; i < LOADERS; i++) {
-            Class<?> c = new ThrowAwayLoader().loadClass("Unloadable");
+            ClassLoader loader = new ThrowAwayLoader(AsgstClassUnload.class.getClassLoader(), "Unloadable");
+            Class<?> c = loader.loadClass("Unloadable");
             check(c.getClassLoader() != AsgstClassUnload.class.getClassLoader(), "Unloadable came from the wrong loader");
             Method work = c.getMethod("work", int.class);
             check((int) work.invoke(null, 20) == 41, "work() failed");

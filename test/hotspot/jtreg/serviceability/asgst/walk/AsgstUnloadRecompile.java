@@ -39,8 +39,9 @@
  *          a freed class's methods there.
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler2.enabled
- * @library /test/lib
+ * @library /test/lib ../unload
  * @compile RecompiledWork.java
+ * @build ThrowAwayLoader
  * @build jdk.test.whitebox.WhiteBox
  * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
  * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
@@ -52,8 +53,9 @@
  * @test id=c1
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
  * @requires vm.compiler1.enabled
- * @library /test/lib
+ * @library /test/lib ../unload
  * @compile RecompiledWork.java
+ * @build ThrowAwayLoader
  * @build jdk.test.whitebox.WhiteBox
  * @run driver jdk.test.lib.helpers.ClassFileInstaller jdk.test.whitebox.WhiteBox
  * @run main/othervm/native -Xbootclasspath/a:. -XX:+UnlockDiagnosticVMOptions -XX:+WhiteBoxAPI
@@ -61,7 +63,6 @@
  *      AsgstUnloadRecompile 1
  */
 
-import java.io.InputStream;
 import java.lang.reflect.Method;
 import java.util.HashSet;
 import java.util.Set;
@@ -88,32 +89,6 @@ public class AsgstUnloadRecompile {
     static final WhiteBox WB = WhiteBox.getWhiteBox();
     static final int ROUNDS = 20;
     static final String[] METHODS = {"inner", "middle", "outer", "run"};
-
-    // Defines RecompiledWork itself; everything else comes from the application loader.
-    static class ThrowAwayLoader extends ClassLoader {
-        ThrowAwayLoader() {
-            super(AsgstUnloadRecompile.class.getClassLoader());
-        }
-
-        @Override
-        protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
-            if (!name.equals("RecompiledWork")) {
-                return super.loadClass(name, resolve);
-            }
-            synchronized (getClassLoadingLock(name)) {
-                Class<?> c = findLoadedClass(name);
-                if (c == null) {
-                    try (InputStream in = getParent().getResourceAsStream("RecompiledWork.class")) {
-                        byte[] bytes = in.readAllBytes();
-                        c = defineClass(name, bytes, 0, bytes.length);
-                    } catch (Exception e) {
-                        throw new ClassNotFoundException(name, e);
-                    }
-                }
-                return c;
-            }
-        }
-    }
 
     public static void main(String[] args) throws Exception {
         int level = Integer.parseInt(args[0]);
@@ -154,8 +129,9 @@ public class AsgstUnloadRecompile {
     // returns the addresses of its four methods' code. Kept out of main's
     // frame so that nothing there keeps the loader alive.
     static long[] runRound(int level, long nanos) throws Exception {
-        Class<?> c = new ThrowAwayLoader().loadClass("RecompiledWork");
-        check(c.getClassLoader() != AsgstUnloadRecompile.class.getClassLoader(), "RecompiledWork came from the wrong loader");
+        ClassLoader loader = new ThrowAwayLoader(AsgstUnloadRecompile.class.getClassLoader(), "RecompiledWork");
+        Class<?> c = loader.loadClass("RecompiledWork");
+        check(c.getClassLoader() == loader, "RecompiledWork came from the wrong loader");
         long[] code = new long[METHODS.length];
         for (int i = 0; i < METHODS.length; i++) {
             Method m = c.getDeclaredMethod(METHODS[i], long.class);
