@@ -20,6 +20,7 @@
  * or visit www.oracle.com if you need additional information or have any
  * questions.
  */
+
 #include "prims/asgstCheckedMethods.hpp"
 #include "runtime/atomic.hpp"
 #include "runtime/orderAccess.hpp"

@@ -20,6 +20,7 @@
  * or visit www.oracle.com if you need additional information or have any
  * questions.
  */
+
 #ifndef SHARE_PRIMS_ASGSTCHECKEDMETHODS_HPP
 #define SHARE_PRIMS_ASGSTCHECKEDMETHODS_HPP
 
