@@ -29,12 +29,13 @@
  *          signals sample it; then the class is unloaded and its code freed
  *          (a full GC), and the same class file is defined by a new loader
  *          and compiled again, round after round. The new code often lands
- *          where the old code lay, with the same return addresses. Every walk
- *          that reports these methods must begin, by name, with a suffix of
- *          "inner middle outer run", and each of them must be a method of the
- *          current round's class (ASGST_GetMethodInfo's class against
- *          ASGST_JClassToClass of the class the round defined); any frame
- *          whose method cannot be read is wrong too. A walker that keeps what
+ *          where the old code lay, with the same return addresses. Every
+ *          frame of a class named RecompiledWork must be one of the four and
+ *          a method of the current round's class (ASGST_GetMethodInfo's class
+ *          against ASGST_JClassToClass of the class the round defined); a walk
+ *          whose top is such a frame must begin, by name, with a suffix of
+ *          "inner middle outer run"; any frame whose method or class cannot
+ *          be read is wrong too. A walker that keeps what
  *          it learnt at a return address beyond the life of the code reports
  *          a freed class's methods there.
  * @requires os.family == "linux" & (os.arch == "amd64" | os.arch == "aarch64")
