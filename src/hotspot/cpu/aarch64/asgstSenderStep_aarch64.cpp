@@ -53,7 +53,7 @@ static address stored_return_address(address raw) {
 
 // The checks of frame::safe_for_sender (frame_aarch64.cpp) on f itself, for
 // an interpreted frame or a compiled Java method's.
-static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool interpreted) {
+static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool interpreted, int kept_frame_size) {
   if (f.is_heap_frame()) {
     return false;  // its sp and fp are offsets in a stack chunk
   }
@@ -63,6 +63,9 @@ static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool inte
   // need only be on the stack, not above sp.
   if (!thread->is_in_usable_stack(sp) || !thread->is_in_full_stack_checked((address)f.unextended_sp())) {
     return false;
+  }
+  if (kept_frame_size > 0) {
+    return true;  // its code was checked at f's pc (AsgstSenderStep::checked_frame_size)
   }
   CodeBlob* cb = f.cb();
   if (cb == nullptr || !cb->code_contains(f.pc())) {
@@ -74,15 +77,17 @@ static bool is_walkable_java_frame(JavaThread* thread, const frame& f, bool inte
            thread->is_in_full_stack_checked(fp + frame::return_addr_offset * wordSize);
   }
   nmethod* nm = cb->as_nmethod_or_null();
-  return nm != nullptr && !nm->is_native_method() && nm->is_frame_complete_at(f.pc()) && nm->frame_size() > 0;
+  // C1 and C2 make no native wrapper: their code needs no look at the Method's flags.
+  return nm != nullptr && (nm->is_compiled_by_c1() || nm->is_compiled_by_c2() || !nm->is_native_method()) &&
+         nm->is_frame_complete_at(f.pc()) && nm->frame_size() > 0;
 }
 
 // The caller's sp of a compiled frame f, as frame::sender_for_compiled_frame
 // takes it: from the frame's size, or with PreserveFramePointer from fp (a
 // frame that a walk made is never trusted). safe_for_sender checks the
 // former: the step is taken only where both agree. Null where they do not.
-static intptr_t* compiled_sender_sp(const frame& f) {
-  intptr_t* by_size = f.unextended_sp() + f.cb()->frame_size();
+static intptr_t* compiled_sender_sp(const frame& f, int frame_size) {
+  intptr_t* by_size = f.unextended_sp() + frame_size;
   if (PreserveFramePointer && f.fp() + frame::sender_sp_offset != by_size) {
     return nullptr;
   }
@@ -132,7 +137,8 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
 bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenLast* seen, frame* caller,
                                   bool* caller_checked) {
   bool interpreted = f.is_interpreted_frame();
-  if (!is_walkable_java_frame(thread, f, interpreted)) {
+  int kept_frame_size = interpreted ? 0 : AsgstSenderStep::kept_frame_size(seen, f.cb(), f.pc());
+  if (!is_walkable_java_frame(thread, f, interpreted, kept_frame_size)) {
     return false;
   }
   intptr_t* sender_sp;
@@ -142,7 +148,7 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
     sender_sp = f.fp() + frame::sender_sp_offset;
     sender_unextended_sp = (intptr_t*)f.fp()[frame::interpreter_frame_sender_sp_offset];
   } else {
-    sender_sp = compiled_sender_sp(f);
+    sender_sp = compiled_sender_sp(f, kept_frame_size > 0 ? kept_frame_size : f.cb()->frame_size());
     if (sender_sp == nullptr || !thread->is_in_full_stack_checked((address)sender_sp)) {
       return false;
     }
@@ -166,6 +172,8 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
       return false;
     }
     *caller_checked = true;
+  } else if (AsgstSenderStep::kept_frame_size(seen, cb, sender_pc) > 0) {
+    *caller_checked = false;  // its code was checked at sender_pc when its scopes were kept
   } else {
     nmethod* nm = cb->as_nmethod_or_null();
     if (nm == nullptr || !nm->code_contains(sender_pc) || nm->is_deopt_entry(sender_pc) ||
@@ -192,7 +200,7 @@ bool AsgstSenderStep::sender_reads_checked_words(const frame& f) {
       f.is_upcall_stub_frame() || f.cb()->frame_size() <= 0) {
     return true;  // frame::sender reads no return address from a compiled frame's size
   }
-  intptr_t* sender_sp = compiled_sender_sp(f);
+  intptr_t* sender_sp = compiled_sender_sp(f, f.cb()->frame_size());
   if (sender_sp == nullptr) {
     return false;
   }

@@ -31,10 +31,10 @@ struct AsgstReturnSites::Entry {
   address pc;
   nmethod* nm;
   uint64_t epoch;
-  int count;
-  int comp_level;
-  Method* methods[max_remembered_scopes];
-  int bcis[max_remembered_scopes];
+  int java_frame_size;
+  int16_t count;
+  int16_t comp_level;
+  AsgstScopesAt::Scope scopes[max_remembered_scopes];
 };
 
 // Untouched until a profiler walks: its pages cost nothing before.
@@ -45,6 +45,7 @@ volatile uint64_t AsgstReturnSites::_epoch = 1;  // 0 is never an entry's: a zer
 
 AsgstReturnSites::Entry* AsgstReturnSites::entry_for(address pc) {
   STATIC_ASSERT(sizeof(Entry) <= sizeof(uint64_t[16]));       // two cache lines of 64 bytes
+  STATIC_ASSERT(offsetof(Entry, scopes) + sizeof(AsgstScopesAt::Scope) <= sizeof(uint64_t[8]));  // a one-scope find: one line
   STATIC_ASSERT(is_power_of_2(entry_count));
   // Fibonacci hashing: return addresses of one method lie close together.
   uint64_t hash = ((uint64_t)(uintptr_t)pc * UCONST64(0x9E3779B97F4A7C15)) >> 32;
@@ -73,9 +74,9 @@ bool AsgstReturnSites::find(address pc, uint64_t epoch, AsgstScopesAt* out) {
   out->pc = pc;
   out->count = count;
   out->comp_level = e->comp_level;
+  out->java_frame_size = e->java_frame_size;
   for (int i = 0; i < count; i++) {
-    out->scopes[i].method = e->methods[i];
-    out->scopes[i].bci = e->bcis[i];
+    out->scopes[i] = e->scopes[i];
   }
   OrderAccess::loadload();
   if (Atomic::load(&e->seq) != seq) {
@@ -99,10 +100,10 @@ void AsgstReturnSites::remember(const AsgstScopesAt& scopes, uint64_t epoch) {
   e->nm = scopes.nm;
   e->epoch = epoch;
   e->count = scopes.count;
-  e->comp_level = scopes.comp_level;
+  e->comp_level = (int16_t)scopes.comp_level;
+  e->java_frame_size = scopes.java_frame_size;
   for (int i = 0; i < scopes.count; i++) {
-    e->methods[i] = scopes.scopes[i].method;
-    e->bcis[i] = scopes.scopes[i].bci;
+    e->scopes[i] = scopes.scopes[i];
   }
   Atomic::release_store(&e->seq, seq + 2);
 }

@@ -44,6 +44,7 @@ struct AsgstScopesAt {
   address pc;
   int count;
   int comp_level;
+  int java_frame_size;  // AsgstSenderStep::checked_frame_size(nm, pc)
   Scope scopes[max_scopes];
 };
 
@@ -78,8 +79,9 @@ class AsgstReturnSites : AllStatic {
   static void invalidate();
 
   // Most scopes an entry holds: a few keep the entry within two cache
-  // lines; deeper inlining is decoded as without entries.
-  static const int max_remembered_scopes = 6;
+  // lines (the first scope within the first, with the fields a step reads);
+  // deeper inlining is decoded as without entries.
+  static const int max_remembered_scopes = 5;
   // Number of entries, a power of two: the distinct return addresses that
   // a program's sampled stacks pass through mostly fit.
   static const int entry_count = 2048;

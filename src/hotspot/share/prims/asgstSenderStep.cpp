@@ -27,7 +27,7 @@
 // instead (x86_64, aarch64).
 
 #include "code/codeCache.hpp"
-#include "code/nmethod.hpp"
+#include "code/nmethod.inline.hpp"
 #include "interpreter/interpreter.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstCheckedMethods.hpp"
@@ -71,6 +71,16 @@ bool AsgstSenderStep::is_checked_method(Method* m, uint64_t epoch) {
   }
   AsgstCheckedMethods::add(m, epoch);
   return true;
+}
+
+int AsgstSenderStep::checked_frame_size(nmethod* nm, address pc) {
+  Method* m = nm->method();
+  // C1 and C2 make no native wrapper or intrinsic: their code needs no look at the Method's flags.
+  bool by_c1_or_c2 = nm->is_compiled_by_c1() || nm->is_compiled_by_c2();
+  bool checked = nm->code_contains(pc) && nm->is_frame_complete_at(pc) && !nm->is_deopt_entry(pc) &&
+                 !nm->is_deopt_mh_entry(pc) && nm->frame_size() > 0 && m != nullptr &&
+                 (by_c1_or_c2 || (!m->is_native() && !m->is_method_handle_intrinsic()));
+  return checked ? nm->frame_size() : 0;
 }
 
 #if !defined(AMD64) && !defined(AARCH64)

@@ -24,16 +24,15 @@
 #ifndef SHARE_PRIMS_ASGSTSENDERSTEP_HPP
 #define SHARE_PRIMS_ASGSTSENDERSTEP_HPP
 
+#include "code/nmethod.hpp"
 #include "memory/allStatic.hpp"
+#include "prims/asgstReturnSites.hpp"
 #include "utilities/globalDefinitions.hpp"
 
-struct AsgstScopesAt;
-class CodeBlob;
 class ConstantPoolCache;
 class JavaThread;
 class Method;
 class frame;
-class nmethod;
 
 // What a walk found valid last: a step to a caller with the same code blob,
 // method, bcp or constant pool cache need not look it up or check it again.
@@ -93,6 +92,22 @@ class AsgstSenderStep : AllStatic {
   // of epoch found it so (AsgstCheckedMethods), or it is checked now and
   // kept there when valid.
   static bool is_checked_method(Method* m, uint64_t epoch);
+
+  // nm's frame size where its frame at pc, a call's return address, passes
+  // every check that a step makes of a compiled Java method's code at a pc
+  // (pc in its code, where the frame is complete and no deoptimization
+  // handler; a frame size; a method, no native one or method handle
+  // intrinsic), else 0. Kept with the scopes at pc (AsgstScopesAt).
+  static int checked_frame_size(nmethod* nm, address pc);
+
+  // checked_frame_size of cb at pc where the walk's kept scopes are those of
+  // cb at pc (seen->scopes), else 0: a step that finds it need not read the
+  // nmethod's header, whose load would wait on the step before.
+  static int kept_frame_size(const AsgstSeenLast* seen, const CodeBlob* cb, address pc) {
+    const AsgstScopesAt* kept = seen->scopes;
+    bool kept_at_pc = kept != nullptr && kept->nm != nullptr && kept->nm == cb && kept->pc == pc;
+    return kept_at_pc ? kept->java_frame_size : 0;
+  }
 
  private:
   static CodeBlob* volatile _interpreter_blob;

@@ -506,6 +506,7 @@ bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
   _scopes_kept.pc = pc;
   _scopes_kept.count = count;
   _scopes_kept.comp_level = nm->comp_level();
+  _scopes_kept.java_frame_size = AsgstSenderStep::checked_frame_size(nm, pc);
   AsgstReturnSites::remember(_scopes_kept, _seen.code_epoch);
   return true;
 }

@@ -31,6 +31,7 @@ static AsgstScopesAt made_scopes(uintptr_t pc, int count) {
   scopes.pc = (address)pc;
   scopes.count = count;
   scopes.comp_level = 4;
+  scopes.java_frame_size = 12;
   for (int i = 0; i < count; i++) {
     scopes.scopes[i].method = (Method*)(uintptr_t)(0x2000 + 8 * i);
     scopes.scopes[i].bci = 10 + i;
@@ -48,6 +49,7 @@ TEST_VM(asgst_return_sites, found_as_remembered_within_the_epoch) {
   EXPECT_EQ(kept.pc, found.pc);
   EXPECT_EQ(3, found.count);
   EXPECT_EQ(4, found.comp_level);
+  EXPECT_EQ(12, found.java_frame_size);
   for (int i = 0; i < 3; i++) {
     EXPECT_EQ(kept.scopes[i].method, found.scopes[i].method) << "scope " << i;
     EXPECT_EQ(kept.scopes[i].bci, found.scopes[i].bci) << "scope " << i;
