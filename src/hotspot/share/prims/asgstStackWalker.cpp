@@ -582,10 +582,14 @@ bool AsgstStackWalker::step_java() {
   JavaThread* thread = JavaThread::cast(_thread);
   // Only a thread that runs a continuation has its entries and barriers.
   bool in_continuation = thread->last_continuation() != nullptr;
-  if (!_walkable && !f.is_heap_frame()) {
+  if (!f.is_heap_frame() && (!_walkable || !f.is_interpreted_frame())) {
     // The kinds of frames that most steps meet (no call stub, upcall stub or
     // continuation entry among them), taken with fewer lookups; the caller
     // replaces f in place. (A frame in the heap has no address on the stack.)
+    // At a poll, HotSpot's sender needs no checks but looks every caller's
+    // code blob up; the step builds the same caller, and is taken from
+    // compiled frames there too (an interpreted frame's sender is cheap, the
+    // step's check of an interpreted caller is not).
     intptr_t* callee_sp = f.sp();
     bool caller_checked;
     if (AsgstSenderStep::java_caller(thread, f, &_seen, &_pos.java, &caller_checked)) {
