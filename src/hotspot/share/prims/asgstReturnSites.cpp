@@ -25,7 +25,8 @@
 #include "runtime/atomic.hpp"
 #include "runtime/orderAccess.hpp"
 
-// One entry of the table: seq is odd while a writer fills the rest.
+// One entry of the table: seq is odd while a writer fills the rest. What
+// every find reads, and the first scope, lie in the first cache line.
 struct AsgstReturnSites::Entry {
   volatile uint64_t seq;
   address pc;
@@ -45,7 +46,7 @@ volatile uint64_t AsgstReturnSites::_epoch = 1;  // 0 is never an entry's: a zer
 
 AsgstReturnSites::Entry* AsgstReturnSites::entry_for(address pc) {
   STATIC_ASSERT(sizeof(Entry) <= sizeof(uint64_t[16]));       // two cache lines of 64 bytes
-  STATIC_ASSERT(offsetof(Entry, scopes) + sizeof(AsgstScopesAt::Scope) <= sizeof(uint64_t[8]));  // a one-scope find: one line
+  STATIC_ASSERT(offsetof(Entry, scopes) + sizeof(AsgstScopesAt::Scope) <= sizeof(uint64_t[8]));
   STATIC_ASSERT(is_power_of_2(entry_count));
   // Fibonacci hashing: return addresses of one method lie close together.
   uint64_t hash = ((uint64_t)(uintptr_t)pc * UCONST64(0x9E3779B97F4A7C15)) >> 32;
@@ -99,7 +100,7 @@ void AsgstReturnSites::remember(const AsgstScopesAt& scopes, uint64_t epoch) {
   e->pc = scopes.pc;
   e->nm = scopes.nm;
   e->epoch = epoch;
-  e->count = scopes.count;
+  e->count = (int16_t)scopes.count;
   e->comp_level = (int16_t)scopes.comp_level;
   e->java_frame_size = scopes.java_frame_size;
   for (int i = 0; i < scopes.count; i++) {
