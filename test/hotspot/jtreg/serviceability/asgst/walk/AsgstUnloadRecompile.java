@@ -84,6 +84,9 @@ public class AsgstUnloadRecompile {
     // Stops sampling; returns {walks judged, refused, wrong, walks with the
     // round's methods}.
     private static native long[] stopSampling();
+    // The refused walks by what the walk returned: [-kind] for kinds up to
+    // 0 ([0] also for a walk that returned a kind but no frame).
+    private static native long[] refusals();
     // The first wrong walk, described, or null.
     private static native String firstWrong();
 
@@ -112,6 +115,12 @@ public class AsgstUnloadRecompile {
         System.out.printf("%d walks judged (%d with the round's methods), %d refused, %d wrong; "
                           + "%d of %d compiled methods where an earlier round's lay%n",
                           r[0], r[3], r[1], r[2], reused, ROUNDS * METHODS.length);
+        long[] byKind = refusals();
+        for (int k = 0; k < byKind.length; k++) {
+            if (byKind[k] != 0) {
+                System.out.printf("refused with kind %d: %d%n", -k, byKind[k]);
+            }
+        }
         String wrong = firstWrong();
         if (wrong != null) {
             System.out.println("first wrong walk: " + wrong);

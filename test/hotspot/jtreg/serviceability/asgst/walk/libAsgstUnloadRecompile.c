@@ -47,6 +47,8 @@ static const char* const truth[] = {"inner", "middle", "outer", "run"};
 static timer_t timer;
 static ASGST_Class volatile expected;  /* the round's class, null between rounds */
 static volatile long judged, refused, wrong, with_round;  /* with_round: walks with the round's methods */
+#define REFUSAL_KINDS 32
+static volatile long refused_by_kind[REFUSAL_KINDS];  /* [-kind] for kinds <= 0; [0] also for a trace without frames */
 static char first_wrong[2048];
 static volatile int wrong_recorded;
 
@@ -108,6 +110,7 @@ static void on_sigprof(int signo, siginfo_t* info, void* ucontext) {
   asgst_test_walk(ucontext, 0, &trace);
   if (trace.count == 0) {
     refused++;
+    refused_by_kind[trace.kind < 0 && -trace.kind < REFUSAL_KINDS ? -trace.kind : 0]++;
   } else {
     const char* why = judge(&trace, klass);
     judged++;
@@ -152,6 +155,17 @@ JNIEXPORT jlongArray JNICALL Java_AsgstUnloadRecompile_stopSampling(JNIEnv* env,
   values[2] = wrong;
   values[3] = with_round;
   return asgst_test_long_array(env, values, 4);
+}
+
+/* The refused walks by what the walk returned: [-kind] for kinds <= 0, [0] also for none without frames. */
+JNIEXPORT jlongArray JNICALL Java_AsgstUnloadRecompile_refusals(JNIEnv* env, jclass cls) {
+  jlong values[REFUSAL_KINDS];
+  int i;
+  (void)cls;
+  for (i = 0; i < REFUSAL_KINDS; i++) {
+    values[i] = refused_by_kind[i];
+  }
+  return asgst_test_long_array(env, values, REFUSAL_KINDS);
 }
 
 JNIEXPORT jstring JNICALL Java_AsgstUnloadRecompile_firstWrong(JNIEnv* env, jclass cls) {
