@@ -27,7 +27,9 @@ out="$ASGST_WORKSPACE/bench/signal-walk"
 mkdir -p "$out"
 "$repo/make/asgst/in-env" bash -c "
   set -e
-  gcc -O2 -fno-omit-frame-pointer -fPIC -shared -Wall -Werror -I'$image/include' -I'$image/include/linux' \
+  # -fno-ipa-icf: the two top-frame ways have the same code; folded into one
+  # function, their samples in the walk profile would carry one name.
+  gcc -O2 -fno-omit-frame-pointer -fno-ipa-icf -fPIC -shared -Wall -Werror -I'$image/include' -I'$image/include/linux' \
       -o '$out/libSignalWalkBenchmark.so' '$repo/bench/walk/libSignalWalkBenchmark.c' -lpthread
   '$image/bin/javac' -d '$out' '$repo/bench/walk/SignalWalkBenchmark.java'
   ${BENCH_RUN_UNDER:-} '$image/bin/java' ${BENCH_JAVA_OPTIONS:-} -DsamplesPerWay=${BENCH_SAMPLES:-2000} \
