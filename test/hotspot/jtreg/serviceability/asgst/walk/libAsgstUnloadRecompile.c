@@ -48,7 +48,7 @@ static timer_t timer;
 static ASGST_Class volatile expected;  /* the round's class, null between rounds */
 static volatile long judged, refused, wrong, with_round;  /* with_round: walks with the round's methods */
 #define REFUSAL_KINDS 32
-static volatile long refused_by_kind[REFUSAL_KINDS];  /* [-kind] for kinds <= 0; [0] also for a trace without frames */
+static volatile long refused_by_kind[REFUSAL_KINDS];  /* [-kind] for kinds <= 0; [0] also for a kind but no frame */
 static char first_wrong[2048];
 static volatile int wrong_recorded;
 
@@ -157,7 +157,7 @@ JNIEXPORT jlongArray JNICALL Java_AsgstUnloadRecompile_stopSampling(JNIEnv* env,
   return asgst_test_long_array(env, values, 4);
 }
 
-/* The refused walks by what the walk returned: [-kind] for kinds <= 0, [0] also for none without frames. */
+/* The refused walks by what the walk returned: [-kind] for kinds <= 0, [0] also for a kind but no frame. */
 JNIEXPORT jlongArray JNICALL Java_AsgstUnloadRecompile_refusals(JNIEnv* env, jclass cls) {
   jlong values[REFUSAL_KINDS];
   int i;
