@@ -94,7 +94,7 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
   }
   ConstantPoolCache* cache = (ConstantPoolCache*)fp[frame::interpreter_frame_cache_offset];
   if (cache == nullptr || cache != seen->cache) {
-    if (!MetaspaceObj::is_valid(cache)) {
+    if (!AsgstSenderStep::is_valid_cache_of(m, cache)) {
       return false;
     }
     seen->cache = cache;

@@ -35,22 +35,26 @@ struct AsgstReturnSites::Entry {
   int java_frame_size;
   int16_t count;
   int16_t comp_level;
+  int words_pushed;
+  int scope_offset;
   AsgstScopesAt::Scope scopes[max_remembered_scopes];
 };
 
-// Untouched until a profiler walks: its pages cost nothing before.
+// Both tables, one after the other. Untouched until a profiler walks: their
+// pages cost nothing before.
 alignas(DEFAULT_CACHE_LINE_SIZE) static char
-    entry_storage[AsgstReturnSites::entry_count * sizeof(uint64_t[16])];
+    entry_storage[2 * AsgstReturnSites::entry_count * sizeof(uint64_t[16])];
 
 volatile uint64_t AsgstReturnSites::_epoch = 1;  // 0 is never an entry's: a zeroed entry is none
 
-AsgstReturnSites::Entry* AsgstReturnSites::entry_for(address pc) {
+AsgstReturnSites::Entry* AsgstReturnSites::entry_for(Kind kind, address pc) {
   STATIC_ASSERT(sizeof(Entry) <= sizeof(uint64_t[16]));       // two cache lines of 64 bytes
   STATIC_ASSERT(offsetof(Entry, scopes) + sizeof(AsgstScopesAt::Scope) <= sizeof(uint64_t[8]));
   STATIC_ASSERT(is_power_of_2(entry_count));
   // Fibonacci hashing: return addresses of one method lie close together.
   uint64_t hash = ((uint64_t)(uintptr_t)pc * UCONST64(0x9E3779B97F4A7C15)) >> 32;
-  return (Entry*)(entry_storage + (hash & (entry_count - 1)) * sizeof(uint64_t[16]));
+  size_t index = (kind == interrupted_pc ? entry_count : 0) + (hash & (entry_count - 1));
+  return (Entry*)(entry_storage + index * sizeof(uint64_t[16]));
 }
 
 uint64_t AsgstReturnSites::epoch() {
@@ -61,14 +65,14 @@ void AsgstReturnSites::invalidate() {
   Atomic::inc(&_epoch);  // a full fence: before the memory goes
 }
 
-bool AsgstReturnSites::find(address pc, uint64_t epoch, AsgstScopesAt* out) {
-  Entry* e = entry_for(pc);
+bool AsgstReturnSites::find(Kind kind, address pc, uint64_t epoch, AsgstScopesAt* out) {
+  Entry* e = entry_for(kind, pc);
   uint64_t seq = Atomic::load_acquire(&e->seq);
   if ((seq & 1) != 0 || e->pc != pc || e->epoch != epoch) {
     return false;
   }
   int count = e->count;
-  if (count <= 0 || count > max_remembered_scopes) {
+  if (count < 0 || count > max_remembered_scopes) {
     return false;  // torn: the sequence check below would say so too
   }
   out->nm = e->nm;
@@ -76,6 +80,8 @@ bool AsgstReturnSites::find(address pc, uint64_t epoch, AsgstScopesAt* out) {
   out->count = count;
   out->comp_level = e->comp_level;
   out->java_frame_size = e->java_frame_size;
+  out->words_pushed = e->words_pushed;
+  out->scope_offset = e->scope_offset;
   for (int i = 0; i < count; i++) {
     out->scopes[i] = e->scopes[i];
   }
@@ -87,11 +93,11 @@ bool AsgstReturnSites::find(address pc, uint64_t epoch, AsgstScopesAt* out) {
   return true;
 }
 
-void AsgstReturnSites::remember(const AsgstScopesAt& scopes, uint64_t epoch) {
-  if (scopes.nm == nullptr || scopes.count <= 0 || scopes.count > max_remembered_scopes) {
+void AsgstReturnSites::remember(Kind kind, const AsgstScopesAt& scopes, uint64_t epoch) {
+  if (scopes.nm == nullptr || scopes.count < 0 || scopes.count > max_remembered_scopes) {
     return;
   }
-  Entry* e = entry_for(scopes.pc);
+  Entry* e = entry_for(kind, scopes.pc);
   uint64_t seq = Atomic::load(&e->seq);
   if ((seq & 1) != 0 || Atomic::cmpxchg(&e->seq, seq, seq + 1) != seq) {
     return;  // another writer (maybe the handler this signal interrupted)
@@ -103,6 +109,8 @@ void AsgstReturnSites::remember(const AsgstScopesAt& scopes, uint64_t epoch) {
   e->count = (int16_t)scopes.count;
   e->comp_level = (int16_t)scopes.comp_level;
   e->java_frame_size = scopes.java_frame_size;
+  e->words_pushed = scopes.words_pushed;
+  e->scope_offset = scopes.scope_offset;
   for (int i = 0; i < scopes.count; i++) {
     e->scopes[i] = scopes.scopes[i];
   }

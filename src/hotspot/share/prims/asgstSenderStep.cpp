@@ -29,6 +29,7 @@
 #include "code/codeCache.hpp"
 #include "code/nmethod.inline.hpp"
 #include "interpreter/interpreter.hpp"
+#include "oops/constantPool.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstReturnSites.hpp"
@@ -51,7 +52,8 @@ CodeBlob* AsgstSenderStep::blob_of(address pc, AsgstSeenLast* seen) {
       cb = CodeCache::find_blob(pc);
       Atomic::release_store(&_interpreter_blob, cb);
     }
-  } else if (seen->scopes != nullptr && AsgstReturnSites::find(pc, seen->code_epoch, seen->scopes)) {
+  } else if (seen->scopes != nullptr &&
+             AsgstReturnSites::find(AsgstReturnSites::return_address, pc, seen->code_epoch, seen->scopes)) {
     cb = seen->scopes->nm;
   } else {
     cb = CodeCache::find_blob(pc);
@@ -71,6 +73,10 @@ bool AsgstSenderStep::is_checked_method(Method* m, uint64_t epoch) {
   }
   AsgstCheckedMethods::add(m, epoch);
   return true;
+}
+
+bool AsgstSenderStep::is_valid_cache_of(Method* m, ConstantPoolCache* cache) {
+  return cache == m->constants()->cache() || MetaspaceObj::is_valid(cache);
 }
 
 int AsgstSenderStep::checked_frame_size(nmethod* nm, address pc) {

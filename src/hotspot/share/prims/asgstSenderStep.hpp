@@ -93,6 +93,13 @@ class AsgstSenderStep : AllStatic {
   // kept there when valid.
   static bool is_checked_method(Method* m, uint64_t epoch);
 
+  // Whether cache is a valid constant pool cache, as
+  // frame::is_interpreted_frame_valid checks an interpreted frame's: that of
+  // m's constant pool (m valid: is_checked_method), which the interpreter
+  // put in the frame, or, if another, one that MetaspaceObj::is_valid takes
+  // (which walks metaspace's list of spaces).
+  static bool is_valid_cache_of(Method* m, ConstantPoolCache* cache);
+
   // nm's frame size where its frame at pc, a call's return address, passes
   // every check that a step makes of a compiled Java method's code at a pc
   // (pc in its code, where the frame is complete and no deoptimization

@@ -133,9 +133,10 @@ AsgstStackWalker::AsgstStackWalker(Thread* thread, int options, RegisterMap::Wal
        heap_frames),
   _chunk_slot(nullptr), _top(), _pos(), _nm(nullptr), _scope_offset(no_scope), _scope_frame(), _first_pending(false), _first(),
   _top_nm(nullptr), _top_scope_offset(no_scope), _top_scope_frame(), _top_first_pending(false),
-  _physical_frames(0), _seen(), _scope_kept(-1), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
+  _physical_frames(0), _seen(), _scopes_reported(&_scopes_kept), _scope_kept(-1), _callee_is_java(false), _reported_at_pos(false), _scopes_of_pos(false), _watched_owner(0),
   _mark_reached(false), _at_mark(false), _mark(), _interrupted_sp(nullptr), _executing(), _state(ASGST_NO_FRAME) {
   _scopes_kept.nm = nullptr;  // the rest is read only once nm is set
+  _top_site.nm = nullptr;
   _seen.code_epoch = AsgstReturnSites::epoch();
   _seen.method_epoch = AsgstCheckedMethods::epoch();
   _seen.scopes = &_scopes_kept;
@@ -333,6 +334,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
   if (_scopes_kept.nm != nullptr && f.cb() == _scopes_kept.nm && pc == _scopes_kept.pc) {
     // A recursion: the same code at the same pc as a frame before.
     begin_scope_report(_scopes_kept.nm, f, pc);
+    _scopes_reported = &_scopes_kept;
     _scope_kept = 0;
     return report_scope(out);
   }
@@ -366,6 +368,20 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     // one search for both.
     bool interrupted = call_site == nullptr &&
                        (_physical_frames == 0 || (f.sp() == _executing.sp() && f.pc() == _executing.pc()));
+    if (interrupted && _top_site.nm == nm && _top_site.pc == pc) {
+      if (_top_site.count == 0 && _top_site.scope_offset == no_scope) {
+        fill_method_frame(out, nm->method(), nm->comp_level(), -1, native_frame_of(f));  // no debug info
+        return true;
+      }
+      begin_scope_report(nm, f, pc);
+      if (_top_site.count == 0) {
+        _scope_offset = _top_site.scope_offset;  // more scopes than the site's entry keeps
+      } else {
+        _scopes_reported = &_top_site;
+        _scope_kept = 0;
+      }
+      return report_scope(out);
+    }
     PcDesc* desc = interrupted ? nm->pc_desc_near(pc) : nm->pc_desc_at(pc);
     bool exact = desc != nullptr && desc->real_pc(nm) == pc;
     if (desc == nullptr && !interrupted && _callee_is_java) {
@@ -380,6 +396,7 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
     if (offset != no_scope) {
       begin_scope_report(nm, f, pc);
       if (exact && keep_scopes(nm, pc, offset)) {
+        _scopes_reported = &_scopes_kept;
         _scope_kept = 0;
       } else {
         _scope_offset = offset;
@@ -487,11 +504,10 @@ void AsgstStackWalker::begin_scope_report(nmethod* nm, const frame& f, address p
   _scope_frame.lr = nullptr;
 }
 
-// Decodes all scopes of nm at pc, from offset, into _scopes_kept. False
-// where one is out of bounds (report_scope then ends the walk where it is),
-// or there are more than it keeps.
-bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
-  _scopes_kept.nm = nullptr;
+// Decodes all scopes of nm at pc, from offset, into *out. False where one
+// is out of bounds or there are more than it holds (out->nm is then null).
+bool AsgstStackWalker::decode_scopes(nmethod* nm, address pc, int offset, AsgstScopesAt* out) {
+  out->nm = nullptr;
   int count = 0;
   for (; offset != no_scope; count++) {
     if (count == AsgstScopesAt::max_scopes || offset <= 0 || offset >= nm->scopes_data_size()) {
@@ -499,26 +515,69 @@ bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
     }
     DebugInfoReadStream stream(nm, offset);
     offset = stream.read_int();
-    _scopes_kept.scopes[count].method = stream.read_method();
-    _scopes_kept.scopes[count].bci = stream.read_bci();
+    out->scopes[count].method = stream.read_method();
+    out->scopes[count].bci = stream.read_bci();
   }
-  _scopes_kept.nm = nm;
-  _scopes_kept.pc = pc;
-  _scopes_kept.count = count;
-  _scopes_kept.comp_level = nm->comp_level();
-  _scopes_kept.java_frame_size = AsgstSenderStep::checked_frame_size(nm, pc);
-  AsgstReturnSites::remember(_scopes_kept, _seen.code_epoch);
+  out->nm = nm;
+  out->pc = pc;
+  out->count = count;
+  out->comp_level = nm->comp_level();
+  out->java_frame_size = AsgstSenderStep::checked_frame_size(nm, pc);
+  out->words_pushed = 0;
+  out->scope_offset = no_scope;
   return true;
+}
+
+// Decodes all scopes of nm at pc (an exact PcDesc), from offset, into
+// _scopes_kept, and keeps them for later walks. False where one is out of
+// bounds (report_scope then ends the walk where it is), or there are more
+// than it keeps.
+bool AsgstStackWalker::keep_scopes(nmethod* nm, address pc, int offset) {
+  if (!decode_scopes(nm, pc, offset, &_scopes_kept)) {
+    return false;
+  }
+  AsgstReturnSites::remember(AsgstReturnSites::return_address, _scopes_kept, _seen.code_epoch);
+  return true;
+}
+
+// Where java_top_from_context found the top frame at an interrupted pc of
+// compiled Java code, its frame complete there (its instructions said so or
+// are not known), words_pushed words below it, and every check that a step
+// makes of the code at pc passed (AsgstSenderStep::checked_frame_size), all
+// of which depends on the code alone: kept with the scopes of the first
+// PcDesc at or after pc (as report_java reports them) in _top_site, and for
+// later walks of the epoch, which then find the top with the stack's checks
+// alone (and decode the scopes only where an entry cannot hold them all).
+void AsgstStackWalker::remember_interrupted_site(nmethod* nm, address pc, int words_pushed) {
+  _top_site.nm = nullptr;
+  if (AsgstSenderStep::checked_frame_size(nm, pc) <= 0) {
+    return;
+  }
+  PcDesc* desc = nm->pc_desc_near(pc);
+  int offset = desc == nullptr ? no_scope : desc->scope_decode_offset();
+  if (!decode_scopes(nm, pc, offset, &_top_site)) {
+    return;  // reported as without a kept site
+  }
+  _top_site.words_pushed = words_pushed;
+  _top_site.scope_offset = offset;
+  if (_top_site.count <= AsgstReturnSites::max_remembered_scopes) {
+    AsgstReturnSites::remember(AsgstReturnSites::interrupted_pc, _top_site, _seen.code_epoch);
+  } else {
+    AsgstScopesAt without_scopes = _top_site;
+    without_scopes.count = 0;
+    AsgstReturnSites::remember(AsgstReturnSites::interrupted_pc, without_scopes, _seen.code_epoch);
+  }
 }
 
 // Reports the scope at _scope_offset of the current compiled frame and moves to
 // its caller scope. All but the outermost scope are inlined.
 bool AsgstStackWalker::report_scope(ASGST_Frame* out) {
   if (_scope_kept >= 0) {
-    const AsgstScopesAt::Scope& scope = _scopes_kept.scopes[_scope_kept];
-    bool outermost = _scope_kept == _scopes_kept.count - 1;
+    const AsgstScopesAt& kept = *_scopes_reported;
+    const AsgstScopesAt::Scope& scope = kept.scopes[_scope_kept];
+    bool outermost = _scope_kept == kept.count - 1;
     _scope_kept = outermost ? -1 : _scope_kept + 1;
-    fill_frame(out, outermost ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED, _scopes_kept.comp_level, scope.bci,
+    fill_frame(out, outermost ? ASGST_FRAME_JAVA : ASGST_FRAME_JAVA_INLINED, kept.comp_level, scope.bci,
                scope.method, _scope_frame);
     return true;
   }

@@ -178,7 +178,8 @@ class AsgstStackWalker : public StackObj {
   // nmethod and pc (or found in AsgstReturnSites by a step to its caller): a
   // recursion reports them again without decoding.
   AsgstScopesAt _scopes_kept;
-  int _scope_kept;          // index of the next kept scope to report, -1: none
+  const AsgstScopesAt* _scopes_reported;  // _scopes_kept or _top_site
+  int _scope_kept;          // index of the next scope of *_scopes_reported to report, -1: none
   bool _callee_is_java;     // the physical frame above the current one is a Java method's
   bool _reported_at_pos;    // next() reported last a frame or scope of _pos's physical frame
   bool _scopes_of_pos;      // the scopes being reported are _pos's (not a queue element's
@@ -190,6 +191,11 @@ class AsgstStackWalker : public StackObj {
   intptr_t* _interrupted_sp;  // sp of the signal context that start() began with
   frame _executing;         // the Java frame a thread in Java was executing (maybe in a leaf call)
   int _state;
+  // The interrupted pc's scopes and what the top frame's checks found there,
+  // by nmethod and pc (AsgstReturnSites' interrupted pcs): the top frame
+  // is found and reported without looking at its code again. Last, so that
+  // the fields that every walk writes stay together.
+  AsgstScopesAt _top_site;
 
   int start_java_thread(JavaThread* thread, const AsgstNativeFrame& context);
   int start_non_java_thread(const AsgstNativeFrame& context);
@@ -214,6 +220,8 @@ class AsgstStackWalker : public StackObj {
   bool report_heap_frame(const frame& f, ASGST_Frame* out);
   bool report_scope(ASGST_Frame* out);
   bool keep_scopes(nmethod* nm, address pc, int offset);
+  static bool decode_scopes(nmethod* nm, address pc, int offset, AsgstScopesAt* out);
+  void remember_interrupted_site(nmethod* nm, address pc, int words_pushed);
   void begin_scope_report(nmethod* nm, const frame& f, address pc);
   bool begin_scopes(nmethod* nm, address pc, const AsgstNativeFrame& registers, bool at_top);
   static void fill_method_frame(ASGST_Frame* out, Method* method, int comp_level, int bci,

@@ -32,6 +32,7 @@
 #include "memory/universe.hpp"
 #include "oops/method.inline.hpp"
 #include "prims/asgstFrameEdges.hpp"
+#include "prims/asgstReturnSites.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "prims/asgstThreadState.hpp"
@@ -369,8 +370,14 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
   switch (thread->thread_state()) {
     case _thread_in_Java:
     case _thread_in_Java_trans: {
-      // CodeCache::contains walks the code heaps: java_top_from_context takes its answer.
-      bool context_in_code = context.pc != nullptr && is_generated_code(context.pc);
+      // CodeCache::contains walks the code heaps: java_top_from_context takes
+      // its answer. An interrupted pc that a walk of the epoch kept lies in
+      // an nmethod that is not freed yet (the interpreter's pcs are never kept).
+      bool context_in_code = context.pc != nullptr &&
+                             ((!Interpreter::contains(context.pc) &&
+                               AsgstReturnSites::find(AsgstReturnSites::interrupted_pc, context.pc, _seen.code_epoch,
+                                                      &_top_site)) ||
+                              is_generated_code(context.pc));
       if (thread->has_last_Java_frame() && !context_in_code) {
         // C code called into the VM from generated code, before or after its
         // state transition. While it builds or tears down its frame, the frame
@@ -470,6 +477,14 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
       !thread->is_in_usable_stack((address)context.sp)) {
     return ASGST_NO_TOP_JAVA_FRAME;
   }
+  if (_top_site.nm != nullptr && _top_site.pc == context.pc && is_aligned(context.sp, wordSize)) {
+    // A walk of the epoch found the code's answers at this pc (remember_interrupted_site):
+    // only the stack is left to check.
+    _seen.blob = _top_site.nm;
+    AsgstNativeFrame f = context;
+    f.sp += _top_site.words_pushed;
+    return generated_frame_at(thread, f, _top_site.nm, top) ? 1 : ASGST_NO_TOP_JAVA_FRAME;
+  }
   // The context's lookup, kept in _seen: the step from the top finds a
   // recursion's caller without another (AsgstSenderStep).
   CodeBlob* context_cb = in_generated_code ? AsgstSenderStep::blob_of(context.pc, &_seen) : nullptr;
@@ -512,7 +527,9 @@ int AsgstStackWalker::java_top_from_context(JavaThread* thread, const AsgstNativ
   }
   nmethod* context_nm = context_cb == nullptr ? nullptr : context_cb->as_nmethod_or_null();
   if (context_nm != nullptr && is_aligned(f.sp, wordSize)) {
-    f.sp += AsgstFrameEdges::words_pushed_for_call(context_nm, context.pc);  // the frame lies above them
+    int words_pushed = AsgstFrameEdges::words_pushed_for_call(context_nm, context.pc);
+    f.sp += words_pushed;  // the frame lies above them
+    remember_interrupted_site(context_nm, context.pc, words_pushed);
   }
   bool along_chain = true;
   bool sp_from_record = false;  // the chain's last step read a C frame's record
