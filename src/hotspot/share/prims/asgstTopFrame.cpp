@@ -371,12 +371,13 @@ int AsgstStackWalker::start_java_thread(JavaThread* thread, const AsgstNativeFra
     case _thread_in_Java:
     case _thread_in_Java_trans: {
       // CodeCache::contains walks the code heaps: java_top_from_context takes
-      // its answer. An interrupted pc that a walk of the epoch kept lies in
-      // an nmethod that is not freed yet (the interpreter's pcs are never kept).
+      // its answer. The interpreter lies in the code cache; an interrupted pc
+      // that a walk of the epoch kept lies in an nmethod that is not freed yet
+      // (the interpreter's pcs are never kept).
       bool context_in_code = context.pc != nullptr &&
-                             ((!Interpreter::contains(context.pc) &&
-                               AsgstReturnSites::find(AsgstReturnSites::interrupted_pc, context.pc, _seen.code_epoch,
-                                                      &_top_site)) ||
+                             (Interpreter::contains(context.pc) ||
+                              AsgstReturnSites::find(AsgstReturnSites::interrupted_pc, context.pc, _seen.code_epoch,
+                                                     &_top_site) ||
                               is_generated_code(context.pc));
       if (thread->has_last_Java_frame() && !context_in_code) {
         // C code called into the VM from generated code, before or after its
