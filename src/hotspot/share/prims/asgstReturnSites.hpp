@@ -92,7 +92,9 @@ class AsgstReturnSites : AllStatic {
 
   // Most scopes an entry holds: a few keep the entry within two cache
   // lines (the first scope within the first, with the fields a step reads);
-  // deeper inlining is decoded as without entries.
+  // deeper inlining is decoded, at an interrupted pc from its entry's
+  // scope_offset (the walker keeps it with none), elsewhere as without
+  // entries.
   static const int max_remembered_scopes = 5;
   // Number of entries of each table, a power of two: the distinct pcs that
   // a program's sampled stacks pass through mostly fit.
