@@ -134,6 +134,10 @@ static bool is_valid_interpreted_caller(JavaThread* thread, intptr_t* sp, intptr
   return thread->is_in_stack_range_incl((address)locals, (address)fp);
 }
 
+bool AsgstSenderStep::is_valid_interpreted_frame(JavaThread* thread, const frame& f, AsgstSeenLast* seen) {
+  return is_valid_interpreted_caller(thread, f.sp(), f.unextended_sp(), f.fp(), seen);
+}
+
 bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenLast* seen, frame* caller,
                                   bool* caller_checked) {
   bool interpreted = f.is_interpreted_frame();

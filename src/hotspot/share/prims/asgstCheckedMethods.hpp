@@ -29,9 +29,9 @@
 
 class Method;
 
-// Methods that a walk found valid (Method::is_valid_method), kept for later
-// walks: a step to an interpreted caller whose method a walk checked before
-// need not search metaspace again. Lock-free and allocation-free, read and
+// Methods of interpreted frames that a walk found valid
+// (AsgstSenderStep::is_checked_method), kept for later walks: an interpreted
+// frame whose method a walk checked before need not search metaspace again. Lock-free and allocation-free, read and
 // written in signal handlers (a sequence count per entry; a torn or busy
 // entry is a miss, a write that finds its entry busy is dropped).
 //

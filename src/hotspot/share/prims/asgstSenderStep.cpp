@@ -32,9 +32,12 @@
 #include "oops/constantPool.hpp"
 #include "oops/method.hpp"
 #include "prims/asgstCheckedMethods.hpp"
+#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstReturnSites.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "runtime/atomic.hpp"
+#include "runtime/frame.inline.hpp"
+#include "runtime/safefetch.hpp"
 
 CodeBlob* volatile AsgstSenderStep::_interpreter_blob = nullptr;
 
@@ -68,7 +71,7 @@ bool AsgstSenderStep::is_checked_method(Method* m, uint64_t epoch) {
   if (AsgstCheckedMethods::contains(m, epoch)) {
     return true;
   }
-  if (!Method::is_valid_method(m)) {
+  if (!AsgstMethodInfo::has_readable_metadata(m)) {
     return false;
   }
   AsgstCheckedMethods::add(m, epoch);
@@ -100,6 +103,13 @@ bool AsgstSenderStep::java_caller(JavaThread* thread, const frame& f, AsgstSeenL
 // AsyncGetCallTrace does.
 bool AsgstSenderStep::sender_reads_checked_words(const frame& f) {
   return true;
+}
+
+bool AsgstSenderStep::is_valid_interpreted_frame(JavaThread* thread, const frame& f, AsgstSeenLast* seen) {
+  // is_interpreted_frame_valid trusts a method with the right vtable
+  // pointer, which a freed method may still have: check it deeper first.
+  return AsgstMethodInfo::has_readable_metadata((Method*)SafeFetchN(f.fp() + frame::interpreter_frame_method_offset, 0)) &&
+         f.is_interpreted_frame_valid(thread);
 }
 
 #endif // !AMD64 && !AARCH64

@@ -39,10 +39,10 @@ class frame;
 struct AsgstSeenLast {
   CodeBlob* blob;
   nmethod* java_nmethod;     // with a frame size, not a method handle intrinsic
-  Method* method;            // passed Method::is_valid_method
+  Method* method;            // passed is_checked_method
   address bcp;               // a bcp of method, at bci
   int bci;
-  ConstantPoolCache* cache;  // passed MetaspaceObj::is_valid
+  ConstantPoolCache* cache;  // passed is_valid_cache_of
   uint64_t code_epoch;       // AsgstReturnSites' epoch at the walk's start
   uint64_t method_epoch;     // AsgstCheckedMethods' epoch at the walk's start
   AsgstScopesAt* scopes;     // the walk's scopes kept last: a step that finds its
@@ -88,10 +88,20 @@ class AsgstSenderStep : AllStatic {
   // seen->blob becomes the result when not null.
   static CodeBlob* blob_of(address pc, AsgstSeenLast* seen);
 
-  // Whether m is a valid method (Method::is_valid_method): an earlier walk
-  // of epoch found it so (AsgstCheckedMethods), or it is checked now and
-  // kept there when valid.
+  // Whether m is a valid method (AsgstMethodInfo::has_readable_metadata:
+  // Method::is_valid_method, and its ConstMethod and ConstantPool lie in
+  // metaspace): an earlier walk of epoch found it so (AsgstCheckedMethods),
+  // or it is checked now and kept there when valid.
   static bool is_checked_method(Method* m, uint64_t epoch);
+
+  // Whether f, an interpreted frame whose fp lies on thread's stack above
+  // its sp, passes frame::is_interpreted_frame_valid with its method checked
+  // as is_checked_method checks it (is_interpreted_frame_valid trusts a
+  // method with the right vtable pointer, which a freed method may still
+  // have); the checks that seen holds are left out, and seen is updated to
+  // f's method, bcp and constant pool cache. Any frame of a walk, its top
+  // one too.
+  static bool is_valid_interpreted_frame(JavaThread* thread, const frame& f, AsgstSeenLast* seen);
 
   // Whether cache is a valid constant pool cache, as
   // frame::is_interpreted_frame_valid checks an interpreted frame's: that of

@@ -35,7 +35,6 @@
 #include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstFrameEdges.hpp"
 #include "prims/asgstFrameMarks.hpp"
-#include "prims/asgstMethodInfo.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "prims/asgstStackWalker.hpp"
 #include "runtime/continuation.hpp"
@@ -439,17 +438,15 @@ bool AsgstStackWalker::report_heap_frame(const frame& f, ASGST_Frame* out) {
 }
 
 // Whether f, an interpreted frame, is sound: its method and bcp can then be
-// read directly.
-bool AsgstStackWalker::is_valid_interpreted_frame(const frame& f) const {
+// read directly. What it found valid goes to _seen, where the step from f
+// and report_interpreted find it.
+bool AsgstStackWalker::is_valid_interpreted_frame(const frame& f) {
   // is_interpreted_frame_valid reads below fp without checking it: check fp
   // first. It then validates the method (through SafeFetch) and the bcp.
   intptr_t* fp = f.fp();
   return fp != nullptr && is_aligned(fp, wordSize) && _thread->is_in_full_stack((address)fp) &&
          _thread->is_in_full_stack((address)(fp + frame::interpreter_frame_initial_sp_offset)) &&
-         // is_interpreted_frame_valid trusts a method with the right vtable
-         // pointer, which a freed method may still have: check it deeper first.
-         AsgstMethodInfo::has_readable_metadata((Method*)SafeFetchN(fp + frame::interpreter_frame_method_offset, 0)) &&
-         f.is_interpreted_frame_valid(JavaThread::cast(_thread));
+         AsgstSenderStep::is_valid_interpreted_frame(JavaThread::cast(_thread), f, &_seen);
 }
 
 // The interpreter's frame below a C function that has no frame at all (a
@@ -460,7 +457,7 @@ bool AsgstStackWalker::is_valid_interpreted_frame(const frame& f) const {
 // the return address lies in the interpreter and makes a sound interpreted
 // frame with the frame pointer (in a C function with a frame, fp names that
 // frame instead).
-bool AsgstStackWalker::interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const {
+bool AsgstStackWalker::interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) {
   if (f.sp == nullptr || !is_aligned(f.sp, wordSize) || !_thread->is_in_full_stack((address)(f.sp + 1))) {
     return false;
   }
@@ -479,7 +476,7 @@ bool AsgstStackWalker::interpreted_caller_at_sp(const AsgstNativeFrame& f, Asgst
   return true;
 }
 
-bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const {
+bool AsgstStackWalker::report_interpreted(const frame& f, bool checked, ASGST_Frame* out) {
   if (!checked && !is_valid_interpreted_frame(f)) {
     return false;
   }

@@ -216,7 +216,7 @@ class AsgstStackWalker : public StackObj {
 
   bool report(ASGST_Frame* out);
   bool report_java(const frame& f, ASGST_Frame* out);
-  bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out) const;
+  bool report_interpreted(const frame& f, bool checked, ASGST_Frame* out);
   bool report_heap_frame(const frame& f, ASGST_Frame* out);
   bool report_scope(ASGST_Frame* out);
   bool keep_scopes(nmethod* nm, address pc, int offset);
@@ -235,8 +235,8 @@ class AsgstStackWalker : public StackObj {
   bool caller_refused_by_sender_check(const frame& f, bool at_anchor, frame* caller) const;
   bool leaves_continuation_unseen(const frame& f, const frame& caller) const;
   bool crosses_continuation_entry(intptr_t* callee_sp, intptr_t* caller_sp) const;
-  bool is_valid_interpreted_frame(const frame& f) const;
-  bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller) const;
+  bool is_valid_interpreted_frame(const frame& f);
+  bool interpreted_caller_at_sp(const AsgstNativeFrame& f, AsgstNativeFrame* caller);
   bool is_below_continuation_entry(const frame& top) const;
   static bool heap_frames_readable(JavaThread* thread, const AsgstNativeFrame& context);
   bool step_into_caller_of_java(const frame& boundary, JavaFrameAnchor* anchor);
