@@ -214,8 +214,12 @@ bool AsgstQueueWalk::record(AsgstStackWalker& walker, ASGST_QueueElement* elemen
     // Interpreted: the bcp tells the position; the frame is found again by fp.
     element->bcp = ((Method*)frame.method)->bcp_from(frame.bci);
   } else {
-    // Compiled, or a native method's compiled wrapper.
-    CodeBlob* cb = CodeCache::find_blob(frame.pc);
+    // Compiled, or a native method's compiled wrapper: the frame's code blob
+    // is the one the walk found for its pc.
+    CodeBlob* cb = walker._pos.java.cb();
+    if (cb == nullptr || !cb->contains((address)frame.pc)) {
+      cb = CodeCache::find_blob(frame.pc);
+    }
     nmethod* nm = cb == nullptr ? nullptr : cb->as_nmethod_or_null();
     recorded->compile_id = nm == nullptr ? -1 : nm->compile_id();
   }

@@ -381,6 +381,16 @@ bool AsgstStackWalker::report_java(const frame& f, ASGST_Frame* out) {
       }
       return report_scope(out);
     }
+    if (!interrupted && AsgstReturnSites::find(AsgstReturnSites::return_address, pc, _seen.code_epoch, &_scopes_kept) &&
+        _scopes_kept.nm == nm) {
+      // Kept, but the step here did not look for them: HotSpot's sender
+      // took it (from an interpreted frame at a poll), or it stayed in the
+      // blob of the frame before (a recursion's first caller).
+      begin_scope_report(nm, f, pc);
+      _scopes_reported = &_scopes_kept;
+      _scope_kept = 0;
+      return report_scope(out);
+    }
     PcDesc* desc = interrupted ? nm->pc_desc_near(pc) : nm->pc_desc_at(pc);
     bool exact = desc != nullptr && desc->real_pc(nm) == pc;
     if (desc == nullptr && !interrupted && _callee_is_java) {
