@@ -31,9 +31,10 @@ class Method;
 
 // Methods of interpreted frames that a walk found valid
 // (AsgstSenderStep::is_checked_method), kept for later walks: an interpreted
-// frame whose method a walk checked before need not search metaspace again. Lock-free and allocation-free, read and
-// written in signal handlers (a sequence count per entry; a torn or busy
-// entry is a miss, a write that finds its entry busy is dropped).
+// frame whose method a walk checked before need not search metaspace again.
+// Lock-free and allocation-free, read and written in signal handlers (a
+// sequence count per entry; a torn or busy entry is a miss, a write that
+// finds its entry busy is dropped).
 //
 // Validity: an entry is used only by walks that read the same epoch as the
 // walk that wrote it. The epoch moves before any class is unloaded and

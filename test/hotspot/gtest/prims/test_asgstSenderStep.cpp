@@ -21,12 +21,39 @@
  * questions.
  */
 
+#include "classfile/classLoaderData.hpp"
 #include "code/codeCache.hpp"
 #include "interpreter/interpreter.hpp"
+#include "memory/metadataFactory.hpp"
+#include "oops/constMethod.hpp"
+#include "oops/method.hpp"
+#include "prims/asgstCheckedMethods.hpp"
 #include "prims/asgstSenderStep.hpp"
 #include "runtime/frame.inline.hpp"
 #include "runtime/javaThread.hpp"
 #include "unittest.hpp"
+
+// A Method in metaspace, with the vtable pointer of a Method, whose
+// ConstMethod lies elsewhere (as in the memory of a method freed and reused,
+// or a stale word that a frame's method slot holds): Method::is_valid_method
+// accepts it, and is_interpreted_frame_valid would read its ConstMethod. A
+// walk neither takes it for an interpreted frame's method nor keeps it for
+// later walks (AsgstCheckedMethods).
+TEST_VM(asgst_sender_step, method_with_const_method_outside_metaspace) {
+  JavaThread* THREAD = JavaThread::current();
+  ClassLoaderData* loader_data = ClassLoaderData::the_null_class_loader_data();
+  const int words = (int)(sizeof(Method) / sizeof(u8)) + 1;
+  Array<u8>* storage = MetadataFactory::new_array<u8>(loader_data, words, THREAD);
+  ASSERT_FALSE(HAS_PENDING_EXCEPTION);
+  Method* method = ::new ((void*)storage->adr_at(0)) Method();
+  alignas(sizeof(u8)) char const_method[sizeof(ConstMethod)] = {};
+  method->set_constMethod((ConstMethod*)const_method);
+  EXPECT_TRUE(Method::is_valid_method(method));  // the vtable pointer is all it checks here
+  uint64_t epoch = AsgstCheckedMethods::epoch();
+  EXPECT_FALSE(AsgstSenderStep::is_checked_method(method, epoch));
+  EXPECT_FALSE(AsgstCheckedMethods::contains(method, epoch));
+  MetadataFactory::free_array<u8>(loader_data, storage);
+}
 
 #if defined(AMD64) || defined(AARCH64)
 
