@@ -44,6 +44,10 @@ public class SignalWalkBenchmark {
     static native void prepare();
     // Signals the target every intervalMicros until each way has samplesPerWay samples.
     static native void startSampling(int intervalMicros, int samplesPerWay);
+    // Whether the top frame and the refused call are timed at 16 depths of
+    // the handler's stack in turn instead of one (a row per depth): what a
+    // walk costs on stack that the signal before did not write.
+    static native void timeAtStackOffsets(boolean on);
     static native boolean done();
     // Prints the table's lines for the finished run and resets the counters.
     static native void report(String chain, int depth);
@@ -200,6 +204,7 @@ public class SignalWalkBenchmark {
                                         : java.util.Arrays.stream(args).mapToInt(Integer::parseInt).toArray();
         int samplesPerWay = Integer.getInteger("samplesPerWay", 2000);
         List<String> chains = List.of(System.getProperty("chains", String.join(",", CHAINS)).split(","));
+        timeAtStackOffsets(Boolean.getBoolean("atStackOffsets"));
         // Warm up: compile the compiled chains and their loops (stop set: the loops end at once).
         stop = true;
         for (int i = 0; i < 30_000; i++) {

@@ -20,9 +20,10 @@
 /*
  * The signal path of SignalWalkBenchmark.java: a sampler thread sends SIGPROF
  * to the target thread; the handler walks the context it received, one way
- * per signal in turn, and times the walk. A walk fails when it produces no
- * frame or ends with an error. Each figure: the median (and quartiles) of the
- * samples of one way, successful walks only.
+ * at 16 signals in a row (the first untimed), then the next way, and times
+ * the walk. A walk fails when it produces no frame or ends with an error.
+ * Each figure: the median (and quartiles) of the samples of one way,
+ * successful walks only.
  *
  * The way "marks" walks with frame marks (doc/frame-marks.md) as a profiler
  * that keeps whole traces would: a walk that reaches its mark stops there
@@ -57,13 +58,42 @@
    left of the top frame's cost once what it reads is in the caches. TIMER
    walks nothing: what timing a walk adds to every way's figure. CALL_REFUSED
    makes the iterator call that the walker refuses at once: what a top frame
-   costs that no search, check or cache can save. */
+   costs that no search, check or cache can save. CHAINED_READS follows a
+   chain of pointers through lines that every signal's handler reads (after
+   its timed way), as every walk reads the thread and the VM's tables: what
+   reads cost, one waiting for the other, of memory that the previous
+   signal's handler read 0.1 ms before (the machine's, not the VM's cost). */
 enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, TOP_FRAME, TOP_FRAME_WARM, ENQUEUE, TIMER,
-       CALL_REFUSED, MARKS, WAYS };
+       CALL_REFUSED, CHAINED_READS, MARKS, WAYS };
 static const char* names[WAYS] = {
   "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST top frame",
-  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "ASGST call, refused", "marks: to mark +kept"
+  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "ASGST call, refused", "4 chained reads",
+  "marks: to mark +kept"
 };
+
+/* The lines of CHAINED_READS, one per page (as the thread, the code cache and
+   the VM's tables lie apart); each holds the address of the next. */
+#define CHAINED_LINES 4
+#define PAGE_WORDS (4096 / sizeof(void*))
+static void* chained[CHAINED_LINES * PAGE_WORDS] __attribute__((aligned(4096)));
+
+static void link_chained_lines(void) {
+  int i;
+  for (i = 0; i < CHAINED_LINES; i++) {
+    chained[i * PAGE_WORDS] = i + 1 < CHAINED_LINES ? (void*)&chained[(i + 1) * PAGE_WORDS] : NULL;
+  }
+}
+
+/* Returns 1 (one "frame") when the chain ended where it should. */
+__attribute__((noinline)) static int read_chained_lines(void) {
+  void* volatile* p = (void* volatile*)&chained[0];
+  int n = 1;
+  while (*p != NULL) {
+    p = (void* volatile*)*p;
+    n++;
+  }
+  return n == CHAINED_LINES ? 1 : 0;
+}
 
 typedef struct {
   int64_t ns[MAX_SAMPLES];
@@ -248,18 +278,54 @@ static int walk(int way, void* ucontext) {
       return 1;
     case CALL_REFUSED:
       return call_refused(ucontext);
+    case CHAINED_READS:
+      return read_chained_lines();
     default:  /* ENQUEUE; MARKS goes to walk_marked */
       return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
   }
 }
 
+/* With at_stack_offsets, the ways TOP_FRAME and CALL_REFUSED are made below
+   16 amounts of unused stack in turn (STACK_OFFSET_STEP bytes apart, a page
+   in all) and timed apart: each walk lies deeper or higher in the stack
+   than the one before, as when samples interrupt a thread at varying
+   depths, and finds stack that the signal before did not write. A way's
+   own row then holds the samples of all 16. */
+#define STACK_OFFSETS 16
+#define STACK_OFFSET_STEP 256
+static int at_stack_offsets;
+static Samples by_offset[2][STACK_OFFSETS];  /* TOP_FRAME, CALL_REFUSED */
+static unsigned next_offset[2];
+
+__attribute__((noinline)) static void walk_below(int way, void* ucontext) {
+  int row = way == TOP_FRAME ? 0 : 1;
+  int offset = (int)(next_offset[row]++ % STACK_OFFSETS);
+  volatile char* unused = __builtin_alloca((size_t)(offset * STACK_OFFSET_STEP + 16));
+  int64_t start, ns;
+  int frames;
+  unused[0] = 0;  /* the allocation stays */
+  start = now_ns();
+  frames = walk(way, ucontext);
+  ns = now_ns() - start;
+  if (frames > 0) {
+    add_sample(&by_offset[row][offset], ns, frames);
+    add_sample(&samples[way], ns, frames);
+  } else {
+    by_offset[row][offset].failed++;
+    samples[way].failed++;
+  }
+}
+
 /* The way MARKS: the sample goes to its row by whether the walk reached the mark. */
-__attribute__((noinline)) static void walk_marked(void* ucontext) {
+__attribute__((noinline)) static void walk_marked(void* ucontext, int timed) {
   MarkedWalk result = { 0, 0 };
   int64_t start = now_ns();
   int64_t ns;
   ASGST_RunWithIterator(ucontext, 0, walk_to_mark, &result);
   ns = now_ns() - start;
+  if (!timed) {
+    return;
+  }
   if (result.frames == 0) {
     samples[MARKS].failed++;
   } else {
@@ -267,14 +333,24 @@ __attribute__((noinline)) static void walk_marked(void* ucontext) {
   }
 }
 
+/* Each way is made at WAY_TURN signals in a row, the first untimed, as a
+   profiler makes its one way at every signal: a way finds the caches, the
+   TLB and the stack below the handler as it left them at the signal before,
+   not as the other ways left them (a way that goes deeper into the stack
+   than the others would find those pages cold). */
+#define WAY_TURN 16
+
 static void on_signal(int signo, siginfo_t* info, void* ucontext) {
-  int way, frames;
+  int way, frames, timed;
+  unsigned turn;
   int64_t start;
   (void)signo; (void)info;
   if (!sampling || syscall(SYS_gettid) != target_tid) {
     return;
   }
-  way = (int)(next_way++ % WAYS);
+  turn = next_way++;
+  way = (int)(turn / WAY_TURN % WAYS);
+  timed = turn % WAY_TURN != 0;
   if (way == MARKS && mark_owner == 0) {
     return;
   }
@@ -282,11 +358,22 @@ static void on_signal(int signo, siginfo_t* info, void* ucontext) {
     return;
   }
   if (way == MARKS) {
-    walk_marked(ucontext);
+    walk_marked(ucontext, timed);
+    read_chained_lines();
+    return;
+  }
+  if (!timed) {
+    walk(way, ucontext);
+    read_chained_lines();
     return;
   }
   if (way == TOP_FRAME_WARM) {
     walk_top_frame_warm(ucontext);
+  }
+  if (at_stack_offsets && (way == TOP_FRAME || way == CALL_REFUSED)) {
+    walk_below(way, ucontext);
+    read_chained_lines();
+    return;
   }
   start = now_ns();
   frames = walk(way, ucontext);
@@ -295,19 +382,26 @@ static void on_signal(int signo, siginfo_t* info, void* ucontext) {
   } else {
     samples[way].failed++;
   }
+  read_chained_lines();  /* read by every signal, as the walker's memory is */
 }
 
-static int64_t element_start;
-static int element_frames;
+static int64_t processing_start;
+static int processed_elements;
+static int element_frames;  /* of the last element; 0: a walk of the processing failed */
 
 static void on_processing_start(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
   (void)queue; (void)iterator; (void)arg;
-  element_start = now_ns();
+  processed_elements = 0;
+  element_frames = 1;
+  processing_start = now_ns();
 }
 
-/* Each element is processed at its own poll (the target's loop polls on
-   every iteration): one element per processing, timed from the start of
-   processing to its end, which includes finding the recorded frame. */
+/* A processing is timed from its start to its end, which includes finding
+   each recorded frame, and its time is shared among its elements. A loop of
+   compiled code polls the polling page, which a queue arms only at the
+   thread's next sample while an element waits (doc/safepoint-queue.md, "The
+   poll"): when ASGST_Enqueue comes at consecutive signals, each processing
+   there walks two elements. */
 static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_arg) {
   ASGST_Frame frame;
   int n = 0;
@@ -315,15 +409,16 @@ static void on_element(ASGST_Iterator* iterator, void* queue_arg, void* element_
   while (ASGST_NextFrame(iterator, &frame) == 1) {
     n++;
   }
-  element_frames = ASGST_State(iterator) == ASGST_NO_FRAME ? n : 0;
+  processed_elements++;
+  element_frames = element_frames > 0 && ASGST_State(iterator) == ASGST_NO_FRAME ? n : 0;
 }
 
 static void on_processing_end(ASGST_Queue* queue, ASGST_Iterator* iterator, void* arg) {
-  int64_t ns = now_ns() - element_start;
+  int64_t ns = now_ns() - processing_start;
   (void)queue; (void)iterator; (void)arg;
-  if (element_frames > 0) {
-    add_sample(&processing, ns, element_frames);
-  } else {
+  if (processed_elements > 0 && element_frames > 0) {
+    add_sample(&processing, ns / processed_elements, element_frames);
+  } else if (processed_elements > 0) {
     processing.failed++;
   }
 }
@@ -341,6 +436,7 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_prepare(JNIEnv* env, jclass cls)
     mark_owner = mark_owner > 0 ? mark_owner : 0;
   }
   kept_count = 0;
+  link_chained_lines();
   ASGST_SetOnQueueProcessingStart(target_queue, 0, false, on_processing_start, NULL);
   ASGST_SetOnQueueProcessingEnd(target_queue, 0, false, on_processing_end, NULL);
   memset(&action, 0, sizeof(action));
@@ -375,11 +471,17 @@ static void* sample(void* arg) {
   return NULL;
 }
 
+JNIEXPORT void JNICALL Java_SignalWalkBenchmark_timeAtStackOffsets(JNIEnv* env, jclass cls, jboolean on) {
+  (void)env; (void)cls;
+  at_stack_offsets = on;
+}
+
 JNIEXPORT void JNICALL Java_SignalWalkBenchmark_startSampling(JNIEnv* env, jclass cls, jint interval, jint per_way) {
   (void)env; (void)cls;
   memset(samples, 0, sizeof(samples));
   memset(&processing, 0, sizeof(processing));
   memset(&marking, 0, sizeof(marking));
+  memset(by_offset, 0, sizeof(by_offset));
   samples_per_way = per_way < MAX_SAMPLES ? per_way : MAX_SAMPLES;
   interval_micros = interval;
   __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
@@ -436,6 +538,12 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_report(JNIEnv* env, jclass cls, 
     print_row(chain, depth, names[way], &samples[way], agct_median);
   }
   print_row(chain, depth, "queue: walk at poll", &processing, agct_median);
+  for (way = 0; at_stack_offsets && way < 2 * STACK_OFFSETS; way++) {
+    char name[32];
+    snprintf(name, sizeof(name), "%s, sp-%d", way < STACK_OFFSETS ? "top frame" : "refused",
+             way % STACK_OFFSETS * STACK_OFFSET_STEP);
+    print_row(chain, depth, name, &by_offset[way / STACK_OFFSETS][way % STACK_OFFSETS], agct_median);
+  }
   if (mark_owner != 0) {
     print_row(chain, depth, names[MARKS], &samples[MARKS], agct_median);
     print_row(chain, depth, "marks: full +mark", &marking, agct_median);
