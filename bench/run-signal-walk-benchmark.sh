@@ -24,6 +24,8 @@
 #   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only;
 #     -DatStackOffsets=true: the top frame and the refused call below 0-3840 bytes
 #     of unused stack in turn, a row per amount; BENCH_SAMPLES=16000: 1000 each)
+#     -DstackUse=true: also how much stack below the handler's frame each way
+#     writes, a line beginning with "#" per way)
 #   BENCH_RUN_UNDER: a command that runs the JVM (bench/run-walk-profile.sh: perf record)
 #   BENCH_JDK: the JDK image to measure (default: the workspace's)
 set -euo pipefail

@@ -19,7 +19,7 @@ awk '
     for (i = 2; i <= n; i++) if ((want_max && a[i] + 0 > m + 0) || (!want_max && a[i] + 0 < m + 0)) m = a[i]
     return m
   }
-  $1 == "chain" || $1 == "WARNING:" || NF < 9 { next }
+  $1 == "chain" || $1 == "WARNING:" || $1 == "#" || NF < 9 { next }
   {
     # chain depth walk... frames ns p25-p75 failed ns/frame ratio; the walk name has spaces
     walk = $3; for (i = 4; i <= NF - 6; i++) walk = walk " " $i

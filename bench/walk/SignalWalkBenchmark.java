@@ -48,6 +48,9 @@ public class SignalWalkBenchmark {
     // the handler's stack in turn instead of one (a row per depth): what a
     // walk costs on stack that the signal before did not write.
     static native void timeAtStackOffsets(boolean on);
+    // Whether the untimed first walk of each turn also finds how much stack
+    // below the handler's frame the way writes (a line per way).
+    static native void measureStackUse(boolean on);
     static native boolean done();
     // Prints the table's lines for the finished run and resets the counters.
     static native void report(String chain, int depth);
@@ -205,6 +208,7 @@ public class SignalWalkBenchmark {
         int samplesPerWay = Integer.getInteger("samplesPerWay", 2000);
         List<String> chains = List.of(System.getProperty("chains", String.join(",", CHAINS)).split(","));
         timeAtStackOffsets(Boolean.getBoolean("atStackOffsets"));
+        measureStackUse(Boolean.getBoolean("stackUse"));
         // Warm up: compile the compiled chains and their loops (stop set: the loops end at once).
         stop = true;
         for (int i = 0; i < 30_000; i++) {

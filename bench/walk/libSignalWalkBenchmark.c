@@ -316,6 +316,31 @@ __attribute__((noinline)) static void walk_below(int way, void* ucontext) {
   }
 }
 
+/* With stack_use, the untimed first signal of a turn of the ways up to
+   ENQUEUE fills STACK_PAINT bytes of the stack below the handler with a
+   pattern, walks, and finds how far down the walk wrote: the stack a way
+   uses below the handler's frame, the most over the run's turns. */
+#define STACK_PAINT 32768
+#define STACK_PAINT_GAP 256  /* between this function's frame and the paint: memset's frame */
+static int stack_use;
+static int stack_bytes[ENQUEUE + 1];
+
+__attribute__((noinline)) static void walk_on_painted_stack(int way, void* ucontext) {
+  unsigned char* top = (unsigned char*)__builtin_frame_address(0) - STACK_PAINT_GAP;
+  unsigned char* bottom = top - STACK_PAINT;
+  unsigned char* p = bottom;
+  memset(bottom, 0xa5, STACK_PAINT);  /* unused stack below this frame: the walk's callees will write it */
+  __asm__ volatile("" ::: "memory");
+  walk(way, ucontext);
+  __asm__ volatile("" ::: "memory");
+  while (p < top && *(volatile unsigned char*)p == 0xa5) {
+    p++;
+  }
+  if (top - p + STACK_PAINT_GAP > stack_bytes[way]) {
+    stack_bytes[way] = (int)(top - p) + STACK_PAINT_GAP;
+  }
+}
+
 /* The way MARKS: the sample goes to its row by whether the walk reached the mark. */
 __attribute__((noinline)) static void walk_marked(void* ucontext, int timed) {
   MarkedWalk result = { 0, 0 };
@@ -363,7 +388,11 @@ static void on_signal(int signo, siginfo_t* info, void* ucontext) {
     return;
   }
   if (!timed) {
-    walk(way, ucontext);
+    if (stack_use && way <= ENQUEUE) {
+      walk_on_painted_stack(way, ucontext);
+    } else {
+      walk(way, ucontext);
+    }
     read_chained_lines();
     return;
   }
@@ -476,12 +505,18 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_timeAtStackOffsets(JNIEnv* env, 
   at_stack_offsets = on;
 }
 
+JNIEXPORT void JNICALL Java_SignalWalkBenchmark_measureStackUse(JNIEnv* env, jclass cls, jboolean on) {
+  (void)env; (void)cls;
+  stack_use = on;
+}
+
 JNIEXPORT void JNICALL Java_SignalWalkBenchmark_startSampling(JNIEnv* env, jclass cls, jint interval, jint per_way) {
   (void)env; (void)cls;
   memset(samples, 0, sizeof(samples));
   memset(&processing, 0, sizeof(processing));
   memset(&marking, 0, sizeof(marking));
   memset(by_offset, 0, sizeof(by_offset));
+  memset(stack_bytes, 0, sizeof(stack_bytes));
   samples_per_way = per_way < MAX_SAMPLES ? per_way : MAX_SAMPLES;
   interval_micros = interval;
   __atomic_store_n(&sampling, 1, __ATOMIC_RELEASE);
@@ -543,6 +578,9 @@ JNIEXPORT void JNICALL Java_SignalWalkBenchmark_report(JNIEnv* env, jclass cls, 
     snprintf(name, sizeof(name), "%s, sp-%d", way < STACK_OFFSETS ? "top frame" : "refused",
              way % STACK_OFFSETS * STACK_OFFSET_STEP);
     print_row(chain, depth, name, &by_offset[way / STACK_OFFSETS][way % STACK_OFFSETS], agct_median);
+  }
+  for (way = 0; stack_use && way <= ENQUEUE; way++) {
+    printf("# %s %d %s: %d bytes of stack below the handler's frame\n", chain, depth, names[way], stack_bytes[way]);
   }
   if (mark_owner != 0) {
     print_row(chain, depth, names[MARKS], &samples[MARKS], agct_median);
