@@ -112,7 +112,7 @@ static Samples processing;          /* per element walked at the poll: ns, frame
 static Samples marking;             /* way MARKS, walks that reached no mark: ns, frames */
 static volatile int samples_per_way;
 static volatile int sampling;
-static unsigned next_way;
+static unsigned signals_taken;
 static int interval_micros;
 static pthread_t sampler;
 
@@ -365,52 +365,47 @@ __attribute__((noinline)) static void walk_marked(void* ucontext, int timed) {
    than the others would find those pages cold). */
 #define WAY_TURN 16
 
-static void on_signal(int signo, siginfo_t* info, void* ucontext) {
-  int way, frames, timed;
-  unsigned turn;
+/* Makes the way (timed: and times it) for one signal. */
+static void make_way(int way, int timed, void* ucontext) {
+  int frames;
   int64_t start;
-  (void)signo; (void)info;
-  if (!sampling || syscall(SYS_gettid) != target_tid) {
-    return;
-  }
-  turn = next_way++;
-  way = (int)(turn / WAY_TURN % WAYS);
-  timed = turn % WAY_TURN != 0;
-  if (way == MARKS && mark_owner == 0) {
-    return;
-  }
-  if (samples[way].count + samples[way].failed >= samples_per_way) {
-    return;
-  }
   if (way == MARKS) {
     walk_marked(ucontext, timed);
-    read_chained_lines();
-    return;
-  }
-  if (!timed) {
+  } else if (!timed) {
     if (stack_use && way <= ENQUEUE) {
       walk_on_painted_stack(way, ucontext);
     } else {
       walk(way, ucontext);
     }
-    read_chained_lines();
-    return;
-  }
-  if (way == TOP_FRAME_WARM) {
-    walk_top_frame_warm(ucontext);
-  }
-  if (at_stack_offsets && (way == TOP_FRAME || way == CALL_REFUSED)) {
+  } else if (at_stack_offsets && (way == TOP_FRAME || way == CALL_REFUSED)) {
     walk_below(way, ucontext);
-    read_chained_lines();
+  } else {
+    if (way == TOP_FRAME_WARM) {
+      walk_top_frame_warm(ucontext);
+    }
+    start = now_ns();
+    frames = walk(way, ucontext);
+    if (frames > 0) {
+      add_sample(&samples[way], now_ns() - start, frames);
+    } else {
+      samples[way].failed++;
+    }
+  }
+}
+
+static void on_signal(int signo, siginfo_t* info, void* ucontext) {
+  unsigned taken;
+  int way;
+  (void)signo; (void)info;
+  if (!sampling || syscall(SYS_gettid) != target_tid) {
     return;
   }
-  start = now_ns();
-  frames = walk(way, ucontext);
-  if (frames > 0) {
-    add_sample(&samples[way], now_ns() - start, frames);
-  } else {
-    samples[way].failed++;
+  taken = signals_taken++;
+  way = (int)(taken / WAY_TURN % WAYS);
+  if ((way == MARKS && mark_owner == 0) || samples[way].count + samples[way].failed >= samples_per_way) {
+    return;
   }
+  make_way(way, taken % WAY_TURN != 0, ucontext);
   read_chained_lines();  /* read by every signal, as the walker's memory is */
 }
 
