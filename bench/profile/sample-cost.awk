@@ -1,6 +1,10 @@
 # Reads `perf script -F comm,ip,sym` with call chains of a whole process and
-# prints one line: the share of the samples in each category of a profiled
-# program's cost, largest first (1% and more), e.g. "program 61%, kernel 20%".
+# prints one line: the number of samples, then the share of the samples in
+# each category of a profiled program's cost, largest first (0.2% and more),
+# e.g. "34126: program 81.2%, kernel 9.8%". Compiled code and the VM's stubs
+# have names where the VM wrote a perf map (-XX:+DumpPerfMapAtExit).
+# With -v leaves=CATEGORY, a second line names the functions whose own time
+# makes up that category (the leaves of its samples), largest first.
 # A sample's category is the first that matches, in this order:
 #   handler: enqueue / walk / rest   in the sample profiler's SIGPROF handler
 #   poll: queue walks                processing safepoint queue elements
@@ -8,7 +12,10 @@
 #   poll: cross-modify fence         SafepointMechanism::update_poll_values's own time,
 #                                    mostly its fence (on x86_64 without SERIALIZE:
 #                                    cpuid, which a hypervisor may trap)
-#   poll: safepoints, handshakes     SafepointMechanism and handshakes otherwise
+#   poll: safepoints, handshakes     SafepointMechanism and handshakes otherwise, and
+#                                    the VM's path into and out of a compiled poll
+#                                    (handle_polling_page_exception, SafepointBlob:
+#                                    the stub that saves and restores all registers)
 #   profiler: drain                  the sample profiler folding samples
 #   JIT                              compiler threads
 #   GC and VM threads                collector, VM and other VM-internal threads
@@ -22,7 +29,7 @@
 #   program                          everything else: the program and the JDK
 function category(    c) {
   c = " " chain " "
-  if (c ~ / on_sigprof/) {
+  if (c ~ /[ :]on_sigprof\(/) {  # also in a namespace
     if (c ~ /ASGST_Enqueue|ASGST_GetEnqueuableElement|AsgstQueues::enqueue/) return "handler: enqueue"
     if (c ~ /ASGST_RunWithIterator|AsyncGetCallTrace|AsgstStackWalker|AsgstCallTrace/) return "handler: walk"
     return "handler: rest"
@@ -30,7 +37,8 @@ function category(    c) {
   if (c ~ /AsgstQueues::process|AsgstHooks::process/) return "poll: queue walks"
   if (c ~ /Parker::|futex/) return "park/unpark"
   if (leaf ~ /^SafepointMechanism::update_poll_values/) return "poll: cross-modify fence"
-  if (c ~ /SafepointMechanism::|SafepointSynchronize::|HandshakeState::|handle_polling_page_exception/) return "poll: safepoints, handshakes"
+  if (c ~ /SafepointMechanism::|SafepointSynchronize::|HandshakeState::|handle_polling_page_exception/ ||
+      leaf ~ /^SafepointBlob/) return "poll: safepoints, handshakes"
   if (c ~ /Profile::drain|Profile::fold|asgstprof::.*drainer/) return "profiler: drain"
   if (comm ~ /CompilerThre|C1 Compiler|C2 Compiler/) return "JIT"
   if (comm ~ /^(GC |G1 |VM |VM Thread|Service Thread|Monitor Deflation|Common-Cleaner|Reference Handl|Finalizer)/) return "GC and VM threads"
@@ -41,7 +49,9 @@ function category(    c) {
 }
 function flush() {
   if (depth > 0) {
-    count[category()]++
+    c = category()
+    count[c]++
+    if (c == leaves) leaf_count[leaf]++
     total++
   }
   depth = 0; chain = ""; kernel = 0; leaf = ""
@@ -60,13 +70,20 @@ function flush() {
 }
 END {
   flush()
-  line = ""
+  line = total ":"
   n = 0
   for (k in count) { keys[++n] = k }
   for (i = 2; i <= n; i++) for (j = i; j > 1 && count[keys[j - 1]] < count[keys[j]]; j--) { t = keys[j]; keys[j] = keys[j - 1]; keys[j - 1] = t }
   for (i = 1; i <= n; i++) {
-    if (count[keys[i]] * 100 < total) continue
-    line = line (line == "" ? "" : ", ") sprintf("%s %.0f%%", keys[i], 100 * count[keys[i]] / total)
+    if (count[keys[i]] * 500 < total) continue
+    line = line (i == 1 ? " " : ", ") sprintf("%s %.1f%%", keys[i], 100 * count[keys[i]] / total)
   }
+  print line
+  if (leaves == "") exit
+  n = 0
+  for (k in leaf_count) { names[++n] = k }
+  for (i = 2; i <= n; i++) for (j = i; j > 1 && leaf_count[names[j - 1]] < leaf_count[names[j]]; j--) { t = names[j]; names[j] = names[j - 1]; names[j - 1] = t }
+  line = leaves ", its leaves:"
+  for (i = 1; i <= n && i <= 8; i++) line = line (i == 1 ? " " : ", ") sprintf("%s %.2f%%", names[i], 100 * leaf_count[names[i]] / total)
   print line
 }
