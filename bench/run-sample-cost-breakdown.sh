@@ -8,7 +8,8 @@
 # the VM's perf map), and the counts of safepoints, handshakes and
 # compilations. Mode signal is the floor: its handler returns at once.
 # Usage: bench/run-sample-cost-breakdown.sh   (from the repository root)
-#   WORKLOADS="streams parallel-streams forkjoin"   (bench/overhead/, as the rate benchmark)
+#   WORKLOADS="streams parallel-streams forkjoin"   (bench/overhead/, as the rate benchmark:
+#                   the kernels and tree, or the real programs h2, xalan and rhino)
 #   MODES="none signal cpu queue agct"              none: without a profiler
 #   INTERVAL=100us   THREADS=2   PERF_FREQUENCY=999
 #   IMAGE=DIR       another image (in the workspace) instead of the build's
@@ -29,8 +30,14 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
     set -euo pipefail
     repo=$1 image=$2 agent=$3 out=$4
     . "$repo/bench/overhead/workloads.sh"
-    "$image/bin/javac" -d "$out/classes" "$repo/bench/overhead/ParallelWork.java"
+    "$image/bin/javac" -d "$out/classes" "$repo/bench/overhead/ParallelWork.java" \
+      "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
+      "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
     for workload in $WORKLOADS; do
+      case $workload in
+        streams|parallel-streams|forkjoin|tree) cp=$out/classes main=ParallelWork ;;
+        *) cp=$out/classes:$("$image/bin/java" -cp "$out/classes" RealWork --class-path "$workload") main=RealWork ;;
+      esac
       printf "%s, interval %s, %s threads:\n\n" "$workload" "$INTERVAL" "$THREADS"
       printf "| mode | run s (its own clock) | samples | CPU samples: categories (share of all) | safepoints | handshakes | compilations |\n"
       printf "| --- | --- | --- | --- | --- | --- | --- |\n"
@@ -42,7 +49,7 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
         perf record -q -e cpu-clock -F "$PERF_FREQUENCY" -g -o "$out/perf.data" -- \
           "$image/bin/java" "${args[@]}" -Xlog:safepoint=info,handshake=info,jit+compilation=debug:file="$out/vm.log" \
           -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit \
-          -cp "$out/classes" ParallelWork "$workload" "$(default_rounds "$workload")" "$THREADS" \
+          -Djava.awt.headless=true -cp "$cp" $main "$workload" "$(default_rounds "$workload")" "$THREADS" \
           > "$out/run.out" 2> "$out/run.err"
         # The time that the program measured itself (perf record ends on a
         # poll of its own, which rounds the wall time of the whole command).

@@ -18,7 +18,9 @@
 # follows four pointers, one waiting for the other, through lines that every
 # signal's handler reads: what reading memory costs that the previous
 # signal's handler read too, as every walk reads the thread and the VM's
-# tables.
+# tables. The two ", warm" rows time the refused call and the reads right
+# after the same, untimed: what the first call after a signal pays that the
+# second does not, with the VM's code and with memory alone.
 # Usage: bench/run-signal-walk-benchmark.sh [DEPTH...]   (from the repository root)
 #   BENCH_SAMPLES: samples per way and depth (default 2000)
 #   BENCH_JAVA_OPTIONS: more options of the JVM (-Dchains=compiled: that chain only;

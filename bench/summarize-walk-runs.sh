@@ -29,12 +29,12 @@ awk '
     runs[key]++
   }
   END {
-    printf "%-14s %6s %-21s %7s %8s %17s %7s %9s %8s %10s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max",
+    printf "%-14s %6s %-25s %7s %8s %17s %7s %9s %8s %10s\n", "chain", "depth", "walk", "frames", "ns/walk", "runs min-max",
            "failed", "ns/frame", "vs AGCT", "min-max"
     for (k = 1; k <= keys; k++) {
       key = order[k]; split(key, part, SUBSEP)
       m = median(ns[key])
-      printf "%-14s %6d %-21s %7d %8d %17s %7d %9.1f %8.2f %10s\n", part[1], part[2], part[3], frames[key], m,
+      printf "%-14s %6d %-25s %7d %8d %17s %7d %9.1f %8.2f %10s\n", part[1], part[2], part[3], frames[key], m,
              extreme(ns[key], 0) "-" extreme(ns[key], 1), failed[key], (frames[key] > 0 ? m / frames[key] : 0),
              median(ratio[key]), extreme(ratio[key], 0) "-" extreme(ratio[key], 1)
     }

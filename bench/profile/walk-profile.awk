@@ -12,6 +12,7 @@ function way_of(chain) {
   if (chain ~ / walk_top_frame /) return "ASGST top frame"
   if (chain ~ / walk_top_frame_warm /) return "ASGST top frame, warm"  # its untimed walk too
   if (chain ~ / call_refused /) return "ASGST call, refused"
+  if (chain ~ / call_refused_warm /) return "ASGST call, refused, warm"  # its untimed call too
   if (chain ~ / AsgstQueues::enqueue\(/) return "ASGST_Enqueue"
   if (chain ~ / ASGST_RunWithIterator /) return "ASGST iterator"
   return ""

@@ -214,7 +214,7 @@ public class SignalWalkBenchmark {
         for (int i = 0; i < 30_000; i++) {
             sink += CompiledChain.recurse(10) + CompiledDistinctChain.recurse(20);
         }
-        System.out.printf("%-14s %6s %-21s %7s %10s %17s %7s %9s %8s%n", "chain", "depth", "walk", "frames",
+        System.out.printf("%-14s %6s %-25s %7s %10s %17s %7s %9s %8s%n", "chain", "depth", "walk", "frames",
                           "ns/walk", "p25-p75", "failed", "ns/frame", "vs AGCT");
         for (String chain : CHAINS) {
             if (chains.contains(chain)) {

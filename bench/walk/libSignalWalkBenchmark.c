@@ -62,13 +62,16 @@
    chain of pointers through lines that every signal's handler reads (after
    its timed way), as every walk reads the thread and the VM's tables: what
    reads cost, one waiting for the other, of memory that the previous
-   signal's handler read 0.1 ms before (the machine's, not the VM's cost). */
+   signal's handler read 0.1 ms before (the machine's, not the VM's cost).
+   CALL_REFUSED_WARM and CHAINED_READS_WARM time the same right after it,
+   untimed: what the first call after a signal's delivery pays that a second
+   does not, for the VM's code and for memory alone. */
 enum { AGCT, ITERATOR, ITERATOR_C_FRAMES, ASYNC_GET_STACK_TRACE, TOP_FRAME, TOP_FRAME_WARM, ENQUEUE, TIMER,
-       CALL_REFUSED, CHAINED_READS, MARKS, WAYS };
+       CALL_REFUSED, CALL_REFUSED_WARM, CHAINED_READS, CHAINED_READS_WARM, MARKS, WAYS };
 static const char* names[WAYS] = {
   "AsyncGetCallTrace", "ASGST iterator", "ASGST iterator +C", "AsyncGetStackTrace", "ASGST top frame",
-  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "ASGST call, refused", "4 chained reads",
-  "marks: to mark +kept"
+  "ASGST top frame, warm", "ASGST_Enqueue", "timer alone", "ASGST call, refused", "ASGST call, refused, warm",
+  "4 chained reads", "4 chained reads, warm", "marks: to mark +kept"
 };
 
 /* The lines of CHAINED_READS, one per page (as the thread, the code cache and
@@ -235,7 +238,7 @@ __attribute__((noinline)) static int walk_top_frame_warm(void* ucontext) {
    the call, the thread and the walker's making, without any frame. A thread
    that has an anchor (in a call into the VM) is walked from the anchor
    instead: such a sample counts as failed. */
-__attribute__((noinline)) static int call_refused(void* ucontext) {
+static inline __attribute__((always_inline)) int refused_call(void* ucontext) {
   int frames = 0;
   const mcontext_t* m = &((const ucontext_t*)ucontext)->uc_mcontext;
 #if defined(__x86_64__)
@@ -248,6 +251,15 @@ __attribute__((noinline)) static int call_refused(void* ucontext) {
 #error "the benchmark reads sp and fp of x86_64 and aarch64 contexts only"
 #endif
   return ASGST_RunWithIteratorFromFrame(sp, fp, NULL, 0, first_frame, &frames) == ASGST_NO_TOP_JAVA_FRAME ? 1 : 0;
+}
+
+__attribute__((noinline)) static int call_refused(void* ucontext) {
+  return refused_call(ucontext);
+}
+
+/* The same for the way CALL_REFUSED_WARM, by a name of its own (walk-profile.awk). */
+__attribute__((noinline)) static int call_refused_warm(void* ucontext) {
+  return refused_call(ucontext);
 }
 
 /* One walk of the context; returns its frames, 0 if it failed. */
@@ -278,7 +290,10 @@ static int walk(int way, void* ucontext) {
       return 1;
     case CALL_REFUSED:
       return call_refused(ucontext);
+    case CALL_REFUSED_WARM:
+      return call_refused_warm(ucontext);
     case CHAINED_READS:
+    case CHAINED_READS_WARM:
       return read_chained_lines();
     default:  /* ENQUEUE; MARKS goes to walk_marked */
       return ASGST_Enqueue(target_queue, ucontext, NULL) > 0 ? 1 : 0;
@@ -380,8 +395,8 @@ static void make_way(int way, int timed, void* ucontext) {
   } else if (at_stack_offsets && (way == TOP_FRAME || way == CALL_REFUSED)) {
     walk_below(way, ucontext);
   } else {
-    if (way == TOP_FRAME_WARM) {
-      walk_top_frame_warm(ucontext);
+    if (way == TOP_FRAME_WARM || way == CALL_REFUSED_WARM || way == CHAINED_READS_WARM) {
+      walk(way, ucontext);  /* untimed: the timed one finds what it reads and runs in the caches */
     }
     start = now_ns();
     frames = walk(way, ucontext);
@@ -553,7 +568,7 @@ static void print_row(const char* chain, int depth, const char* name, Samples* s
   char spread[40];
   summarize(s, &median, &p25, &p75, &frames);
   snprintf(spread, sizeof(spread), "%lld-%lld", (long long)p25, (long long)p75);
-  printf("%-14s %6d %-21s %7d %10lld %17s %7d %9.1f %8.2f\n", chain, depth, name, frames, (long long)median, spread,
+  printf("%-14s %6d %-25s %7d %10lld %17s %7d %9.1f %8.2f\n", chain, depth, name, frames, (long long)median, spread,
          s->failed, frames > 0 ? (double)median / frames : 0.0,
          agct_median > 0 ? (double)median / (double)agct_median : 0.0);
 }
