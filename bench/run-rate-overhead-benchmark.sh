@@ -5,8 +5,9 @@
 # marks (marks=true), queue and agct
 # (AsyncGetCallTrace), and JFR's CPU-time sampler and execution sampler, each
 # at 10 ms, 1 ms and 0.1 ms, against the same image without a profiler. The
-# configurations take turns within each round of runs (the order rotates from
-# round to round), so that drift of the machine falls on all of them. Per
+# configurations take turns within each round of runs (in an order shuffled
+# per round, the same at every run of the benchmark), so that drift of the
+# machine, and whatever a run leaves to the next, falls on all of them. Per
 # workload the table gives the median wall time with the lowest and highest
 # run, the median and range of the per-round ratios to no profiler, the
 # median per-round ratio to mode agct at the same interval, and the samples

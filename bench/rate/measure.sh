@@ -49,6 +49,9 @@ for interval in $intervals; do
               "asgstprof queue, baseline profiler|$interval|asgst-baseline-profiler|mode=queue,engine=perf,interval=$interval")
 done
 
+# "name|interval" of each configuration, one per line: the order of the tables' rows.
+config_order=$(printf '%s\n' "${configs[@]}" | cut -d'|' -f1,2)
+
 # One run: appends its line to rate-runs.tsv. The note: for marks=true the
 # share of their traces' frames that the walks walked (walked=N%); for mode
 # queue the share of the signals that found an element still pending
@@ -141,15 +144,23 @@ for workload in $workloads; do
   esac
   count=${#configs[@]}
   for run in $(seq "$runs"); do
-    # Each round starts at another configuration.
-    for i in $(seq 0 $((count - 1))); do
-      run_once "$workload" "$run" "${configs[$(( (i + run - 1) % count ))]}"
+    # Each round runs the configurations in an order of its own, shuffled
+    # with the round's number as the seed (the same orders at every run of
+    # the benchmark): no configuration always follows the same one.
+    for i in $(awk -v seed="$run" -v n="$count" 'BEGIN {
+                 srand(seed); for (i = 0; i < n; i++) a[i] = i
+                 for (i = n - 1; i > 0; i--) { j = int(rand() * (i + 1)); t = a[i]; a[i] = a[j]; a[j] = t }
+                 for (i = 0; i < n; i++) print a[i] }'); do
+      run_once "$workload" "$run" "${configs[$i]}"
     done
   done
   names=("$workload")
   [ -z "$timed" ] || names+=("$workload, after warm-up")
   for w in "${names[@]}"; do
-  awk -F'\t' -v w="$w" -v runs="$runs" -v size="$size" -v timed="$timed" '
+  awk -F'\t' -v w="$w" -v runs="$runs" -v size="$size" -v timed="$timed" -v config_order="$config_order" '
+    # The table lists the configurations in the order of configs, whatever
+    # order the rounds ran them in.
+    BEGIN { n = split(config_order, co, "\n"); for (i = 1; i <= n; i++) { split(co[i], p, "|"); rank[p[1] SUBSEP p[2]] = i } }
     function sorted(list, a,    n, i, j, t) {
       n = split(list, a, " ")
       for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -188,6 +199,8 @@ for workload in $workloads; do
       return sprintf(" %.1f", (cpu_of[key, round] - base_cpu[round]) * 1e6 / samples_of[key, round])
     }
     END {
+      for (i = 2; i <= keys; i++)
+        for (j = i; j > 1 && rank[order[j - 1]] > rank[order[j]]; j--) { t = order[j]; order[j] = order[j - 1]; order[j - 1] = t }
       unit = size; sub(/.*; /, "", unit)
       printf "%s (%s), %d rounds:\n\n", w, size, runs
       print "| configuration | interval | " unit " median (low-high) | vs no profiler, per round | vs agct, per round | samples per CPU-s | CPU us per sample above no profiler | s of the wall time outside the workload'"'"'s own clock | note |"
