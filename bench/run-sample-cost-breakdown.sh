@@ -12,6 +12,8 @@
 #                   the kernels and tree, or the real programs h2, xalan and rhino)
 #   MODES="none signal cpu queue agct"              none: without a profiler
 #   INTERVAL=100us   THREADS=2   PERF_FREQUENCY=999
+#   DURATION=4s     the kernels run for a fixed time (and print rounds per second)
+#                   instead of their default rounds (some last under half a second)
 #   IMAGE=DIR       another image (in the workspace) instead of the build's
 #   LEAVES=CATEGORY e.g. "poll: safepoints, handshakes": after each table, the
 #                   functions whose own time makes up that category, per mode
@@ -25,7 +27,7 @@ mkdir -p "$out"
 "$repo/make/asgst/build-sample-profiler.sh" "$image" "$out/profiler" >&2
 ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin}" \
   MODES="${MODES:-none signal cpu queue agct}" INTERVAL="${INTERVAL:-100us}" THREADS="${THREADS:-2}" \
-  PERF_FREQUENCY="${PERF_FREQUENCY:-999}" LEAVES="${LEAVES:-}" \
+  PERF_FREQUENCY="${PERF_FREQUENCY:-999}" LEAVES="${LEAVES:-}" DURATION="${DURATION:-}" \
   "$repo/make/asgst/in-env" bash -c '
     set -euo pipefail
     repo=$1 image=$2 agent=$3 out=$4
@@ -35,11 +37,12 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
       "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
     for workload in $WORKLOADS; do
       case $workload in
-        streams|parallel-streams|forkjoin|tree) cp=$out/classes main=ParallelWork ;;
-        *) cp=$out/classes:$("$image/bin/java" -cp "$out/classes" RealWork --class-path "$workload") main=RealWork ;;
+        streams|parallel-streams|forkjoin|tree) cp=$out/classes main=ParallelWork size=${DURATION:-$(default_rounds "$workload")} ;;
+        *) cp=$out/classes:$("$image/bin/java" -cp "$out/classes" RealWork --class-path "$workload") main=RealWork
+           size=$(default_rounds "$workload") ;;
       esac
       printf "%s, interval %s, %s threads:\n\n" "$workload" "$INTERVAL" "$THREADS"
-      printf "| mode | run s (its own clock) | samples | CPU samples: categories (share of all) | safepoints | handshakes | compilations |\n"
+      printf "| mode | run s, or rounds per s for a DURATION (its own clock) | samples | CPU samples: categories (share of all) | safepoints | handshakes | compilations |\n"
       printf "| --- | --- | --- | --- | --- | --- | --- |\n"
       leaf_lines=()
       for mode in $MODES; do
@@ -49,11 +52,13 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
         perf record -q -e cpu-clock -F "$PERF_FREQUENCY" -g -o "$out/perf.data" -- \
           "$image/bin/java" "${args[@]}" -Xlog:safepoint=info,handshake=info,jit+compilation=debug:file="$out/vm.log" \
           -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit \
-          -Djava.awt.headless=true -cp "$cp" $main "$workload" "$(default_rounds "$workload")" "$THREADS" \
+          -Djava.awt.headless=true -cp "$cp" $main "$workload" "$size" "$THREADS" \
           > "$out/run.out" 2> "$out/run.err"
         # The time that the program measured itself (perf record ends on a
         # poll of its own, which rounds the wall time of the whole command).
-        wall=$(awk "END { if (NR == 0) exit 1; printf \"%.2f\", \$1 / 1000 }" "$out/run.out") ||
+        # ms, or for a fixed time "rounds N per-second R after-warm-up A".
+        wall=$(awk "END { if (NR == 0) exit 1; if (\$1 == \"rounds\") printf \"%s\", \$4; else printf \"%.2f\", \$1 / 1000 }" \
+               "$out/run.out") ||
           { echo "$workload, $mode: the program printed no time" >&2; tail -5 "$out/run.err" >&2; exit 1; }
         samples=$(sed -n "s/^asgstprof: engine .*(\([0-9]*\) samples in .*/\1/p" "$out/run.err")
         shares=$(perf script -i "$out/perf.data" -F comm,ip,sym 2>/dev/null |
