@@ -32,15 +32,13 @@ ASGST_ENV_RO_BIND=/sys WORKLOADS="${WORKLOADS:-streams parallel-streams forkjoin
     set -euo pipefail
     repo=$1 image=$2 agent=$3 out=$4
     . "$repo/bench/overhead/workloads.sh"
-    "$image/bin/javac" -d "$out/classes" "$repo/bench/overhead/ParallelWork.java" \
-      "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
-      "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
+    compile_workloads "$image" "$out/classes"
     for workload in $WORKLOADS; do
       case $workload in
-        streams|parallel-streams|forkjoin|tree) cp=$out/classes main=ParallelWork size=${DURATION:-$(default_rounds "$workload")} ;;
-        *) cp=$out/classes:$("$image/bin/java" -cp "$out/classes" RealWork --class-path "$workload") main=RealWork
-           size=$(default_rounds "$workload") ;;
+        streams|parallel-streams|forkjoin|tree) main=ParallelWork size=${DURATION:-$(default_rounds "$workload")} ;;
+        *) main=RealWork size=$(default_rounds "$workload") ;;
       esac
+      cp=$(workload_class_path "$image" "$out/classes" "$workload")
       printf "%s, interval %s, %s threads:\n\n" "$workload" "$INTERVAL" "$THREADS"
       printf "| mode | run s, or rounds per s for a DURATION (its own clock) | samples | CPU samples: categories (share of all) | safepoints | handshakes | compilations |\n"
       printf "| --- | --- | --- | --- | --- | --- | --- |\n"

@@ -21,9 +21,7 @@ percent() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", (a - b) * 100 / b }'
 # 10ms -> 10 ms, 100us -> 0.1 ms, for the tables.
 shown() { case $1 in *us) awk -v u="${1%us}" 'BEGIN { print u / 1000 " ms" }' ;; *) echo "${1%ms} ms" ;; esac; }
 
-mkdir -p "$classes"
-"$image/bin/javac" -d "$classes" "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
-    "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
+compile_workloads "$image" "$classes"
 stock=$(ls -d /usr/lib/jvm/java-25-openjdk-* 2>/dev/null | head -1 || true)
 printf 'workload\tconfiguration\tmode\tinterval\truns\twall_s\twall_pct\tcpu_s\tcpu_pct\tsamples\tlost\tfailed_walks\n' \
     > "$out/overhead.tsv"
@@ -99,7 +97,7 @@ for entry in $workloads; do
   if [ "$workload" = synthetic ]; then
     cp=$classes main="Work $rounds" what="$rounds rounds on 4 threads"
   else
-    cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
+    cp=$(workload_class_path "$image" "$classes" "$workload")
     main="RealWork $workload $rounds $threads" what="$rounds iterations on each of $threads threads"
   fi
   base_wall=

@@ -5,7 +5,9 @@
 # mode cpu's at 0.1 ms and at 10 ms (where a sample costs too little to
 # show: what the comparison reads from noise alone), and, for a fixed amount
 # of work, queue's CPU time per sample over cpu's. Median of the rounds
-# (lowest-highest), as the goal lines print them.
+# (lowest-highest), as the goal lines print them, and for queue / cpu at
+# 0.1 ms the interval that holds the median with 95% confidence or more (the
+# goal line's order statistics; "-" with fewer than 6 rounds).
 # Usage: awk -f bench/rate/goals-table.awk OUTPUT...
 # "0.83 (0.78-0.91)": the text after the words after, to its first ")".
 function figure(line, after,    v) {
@@ -17,16 +19,19 @@ function figure(line, after,    v) {
   mode = $0; sub(/^- asgstprof /, "", mode); sub(/ at 100us keeps .*/, "", mode)
   keep[w, mode] = figure($0, " keeps ")
 }
-/^- queue vs cpu at 100us, wall time: / { q100[w] = figure($0, "wall time: ") }
+/^- queue vs cpu at 100us, wall time: / {
+  q100[w] = figure($0, "wall time: ")
+  if (index($0, "the median lies in ")) { v = figure($0, "the median lies in "); sub(/ \(.*/, "", v); q100_median[w] = v }
+}
 /^- queue vs cpu at 10ms, wall time: / { q10[w] = figure($0, "wall time: ") }
 /^- queue vs cpu at 100us, CPU time per sample above no profiler: / { qs[w] = figure($0, "no profiler: ") }
 function cell(v) { return v == "" ? "-" : v }
 END {
-  print "| workload | signal keeps | cpu keeps | cpu, marks keeps | queue keeps | queue / cpu, 0.1 ms | queue / cpu, CPU per sample | queue / cpu, 10 ms |"
-  print "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  print "| workload | signal keeps | cpu keeps | cpu, marks keeps | queue keeps | queue / cpu, 0.1 ms | its median lies in | queue / cpu, CPU per sample | queue / cpu, 10 ms |"
+  print "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   for (i = 1; i <= n; i++) {
     w = order[i]
-    printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", w, cell(keep[w, "signal"]), cell(keep[w, "cpu"]),
-           cell(keep[w, "cpu, marks"]), cell(keep[w, "queue"]), cell(q100[w]), cell(qs[w]), cell(q10[w])
+    printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", w, cell(keep[w, "signal"]), cell(keep[w, "cpu"]),
+           cell(keep[w, "cpu, marks"]), cell(keep[w, "queue"]), cell(q100[w]), cell(q100_median[w]), cell(qs[w]), cell(q10[w])
   }
 }

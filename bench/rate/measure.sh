@@ -21,10 +21,7 @@ fi
 classes="$out/classes"
 . "$repo/bench/overhead/workloads.sh"
 
-mkdir -p "$classes"
-"$image/bin/javac" -d "$classes" "$repo/bench/overhead/Work.java" "$repo/bench/overhead/RealWork.java" \
-    "$repo/bench/overhead/ParallelWork.java" \
-    "$repo/sample-profiler/demo/Workload.java" "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
+compile_workloads "$image" "$classes"
 TIMEFORMAT='%R %U %S'
 printf 'workload\tconfiguration\tinterval\trun\texit\twall_s\tcpu_s\tsamples\tnote\toutside_s\n' > "$out/rate-runs.tsv"
 
@@ -135,13 +132,12 @@ for workload in $workloads; do
       else
         main="ParallelWork $workload $(default_rounds "$workload") $threads"
         size="$(default_rounds "$workload") iterations on each of $threads threads; wall s"
-      fi
-      cp=$classes ;;
+      fi ;;
     *)
-      cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
       main="RealWork $workload $(default_rounds "$workload") $threads"
       size="$(default_rounds "$workload") iterations on each of $threads threads; wall s" ;;
   esac
+  cp=$(workload_class_path "$image" "$classes" "$workload")
   count=${#configs[@]}
   for run in $(seq "$runs"); do
     # Each round runs the configurations in an order of its own, shuffled
@@ -168,6 +164,26 @@ for workload in $workloads; do
     }
     function med(list,    a, n) { n = sorted(list, a); return n ? a[int((n + 1) / 2)] : "n/a" }
     function range(list,    a, n) { n = sorted(list, a); return n ? sprintf("%s (%s-%s)", a[int((n + 1) / 2)], a[1], a[n]) : "n/a" }
+    # How far the per-round ratios of list tell a median from 1: the rounds
+    # below 1, and the interval between the order statistics k and n + 1 - k
+    # that holds the median with at least 95% probability (as a sign test
+    # counts: the rounds fall on either side of the true median like coin
+    # tosses); with fewer than 6 rounds no such interval exists.
+    function against_one(list,    a, n, i, below, k, c, cum, best, conf, text) {
+      n = sorted(list, a); below = 0
+      for (i = 1; i <= n; i++) if (a[i] + 0 < 1) below++
+      text = sprintf("; below 1 in %d of %d rounds", below, n)
+      best = 0; c = 1; cum = 0
+      for (k = 1; k <= int(n / 2); k++) {
+        cum += c / 2 ^ n  # P(X <= k - 1), X ~ Binomial(n, 1/2); c = C(n, k - 1)
+        if (1 - 2 * cum < 0.95) break
+        best = k; conf = 1 - 2 * cum
+        c = c * (n - k + 1) / k
+      }
+      if (best == 0) return text "; too few rounds for an interval of the median"
+      text = text sprintf("; the median lies in %s-%s (%d%% confidence)", a[best], a[n + 1 - best], int(conf * 100))
+      return text (a[best] + 0 <= 1 && a[n + 1 - best] + 0 >= 1 ? ", which holds 1: the rounds cannot tell the modes apart" : "")
+    }
     NR > 1 && $1 == w && $5 == 0 {
       key = $2 SUBSEP $3
       if (!(key in seen)) { seen[key] = 1; order[++keys] = key }
@@ -241,7 +257,7 @@ for workload in $workloads; do
           if (((interval, r) in queue_mode) && ((interval, r) in cpu_mode))
             qc = qc " " sprintf("%.3f", queue_mode[interval, r] / cpu_mode[interval, r])
         printf "- queue vs cpu at %s, wall time: %s: %s\n", interval, range(qc),
-               (qc == "" ? "not measured" : (med(qc) <= 1 ? "met (median at most 1)" : "not met (median above 1)"))
+               (qc == "" ? "not measured" : (med(qc) <= 1 ? "met (median at most 1)" : "not met (median above 1)") against_one(qc))
         # The same by CPU time per sample, round by round (fixed work only; at
         # 0.1 ms only, as the goal: at longer intervals the few samples cost
         # less CPU time than runs differ by).
@@ -252,7 +268,7 @@ for workload in $workloads; do
         }
         if (qs != "")
           printf "- queue vs cpu at %s, CPU time per sample above no profiler: %s: %s\n", interval, range(qs),
-                 (med(qs) <= 1 ? "met (median at most 1)" : "not met (median above 1)")
+                 (med(qs) <= 1 ? "met (median at most 1)" : "not met (median above 1)") against_one(qs)
         # BASELINE_IMAGE: the same comparisons on the other VM, and each mode against itself there.
         qcb = ""; qq = ""; cc = ""
         for (r = 1; r <= runs; r++) {

@@ -11,10 +11,7 @@ workloads=${WORKLOADS:-micro synthetic h2 xalan rhino}
 classes="$out/classes"
 . "$repo/bench/overhead/workloads.sh"
 
-mkdir -p "$classes"
-"$image/bin/javac" -d "$classes" "$repo/bench/unused/UnusedCost.java" "$repo/bench/overhead/Work.java" \
-    "$repo/bench/overhead/RealWork.java" "$repo/sample-profiler/demo/Workload.java" \
-    "$repo/test/hotspot/jtreg/serviceability/asgst/stress/StressWorkloads.java"
+compile_workloads "$image" "$classes" "$repo/bench/unused/UnusedCost.java"
 TIMEFORMAT='%R'
 printf 'workload\tmeasure\trun\tjdk\tvalue\n' > "$out/unused-runs.tsv"
 
@@ -37,7 +34,7 @@ for workload in $workloads; do
   if [ "$workload" = synthetic ]; then
     cp=$classes main="Work $(default_rounds synthetic)"
   elif [ "$workload" != micro ]; then
-    cp=$classes:$("$image/bin/java" -cp "$classes" RealWork --class-path "$workload")
+    cp=$(workload_class_path "$image" "$classes" "$workload")
     main="RealWork $workload $(default_rounds "$workload") 2"
   fi
   for run in $(seq "$runs"); do
