@@ -16,7 +16,10 @@
 # run's CPU time above that of the round's run without a profiler, over its
 # samples (a goal line compares modes queue and cpu by it, round by round),
 # and the part of the wall time outside the workload's own clock (the VM's
-# and the profiler's start and exit).
+# and the profiler's start and exit). Its goal lines (doc/performance.md)
+# count the rounds below each goal and give an interval that holds the
+# median with 95% confidence or more (order statistics, from 6 rounds on);
+# bench/rate/goals-table.awk collects them.
 # bench/rate/measure.sh does the measuring.
 # Usage: bench/run-rate-overhead-benchmark.sh   (from the repository root)
 #   RUNS=5                        rounds
